@@ -1,0 +1,15 @@
+// Two layers: in-process (n8n-core executes workflows against the simulator) and e2e (a real
+// n8n 2.8.4 process with the packed package installed). `npm run test:fast` runs the first only.
+const common = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
+};
+
+module.exports = {
+	projects: [
+		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
+		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+	],
+};

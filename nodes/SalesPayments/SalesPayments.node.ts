@@ -1,0 +1,79 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { resources } from './resources';
+import { describeResources, findOperation } from './shared/describe';
+import { listSearch } from './listSearch';
+
+export class SalesPayments implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Sales & Payments',
+		name: 'salesPayments',
+		icon: { light: 'file:salesPayments.svg', dark: 'file:salesPayments.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Products, subscriptions, refunds, orders, charges, customers, payment links, pixels, vouchers, financials, webhooks and identity of the Sales & Payments Platform',
+		defaults: { name: 'Sales & Payments' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		// Written out literally: n8n's lint rules read this array from the source.
+		credentials: [
+			{
+				name: 'salesPaymentsApi',
+				required: true,
+				displayOptions: { hide: { resource: ['identity'] } },
+			},
+			{
+				name: 'salesPaymentsIdentityApi',
+				required: true,
+				displayOptions: { show: { resource: ['identity'] } },
+			},
+		],
+		properties: describeResources(resources),
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const out: INodeExecutionData[] = [];
+		for (let i = 0; i < items.length; i++) {
+			try {
+				const resource = this.getNodeParameter('resource', i) as string;
+				const operation = this.getNodeParameter('operation', i) as string;
+				const op = findOperation(resources, resource, operation);
+				if (!op) {
+					throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`, {
+						itemIndex: i,
+					});
+				}
+				const result = await op.execute.call(this, i);
+				const records: IDataObject[] = Array.isArray(result) ? result : [result];
+				for (const json of records) out.push({ json, pairedItem: { item: i } });
+			} catch (error) {
+				if (this.continueOnFail()) {
+					const description = (error as { description?: string }).description;
+					out.push({
+						json: { error: (error as Error).message, ...(description ? { description } : {}) },
+						pairedItem: { item: i },
+					});
+					continue;
+				}
+				// Both constructors hand back an error of their own class unchanged.
+				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			}
+		}
+		return [out];
+	}
+}

@@ -1,0 +1,13 @@
+import type { OperationDef } from '../../shared/types';
+import { apiRequest } from '../../shared/transport';
+
+export const getBalance: OperationDef = {
+	value: 'getBalance',
+	name: 'Get Balance',
+	action: 'Get the balance of the business',
+	description: 'Read the account, receivable, blocked and total funds (in cents) of the credential\'s business',
+	properties: [],
+	async execute(i) {
+		return await apiRequest.call(this, { method: 'GET', path: '/business/balance', business: true, itemIndex: i });
+	},
+};

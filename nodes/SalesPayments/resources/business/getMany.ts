@@ -1,0 +1,14 @@
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many businesses of the owner',
+	description: 'List the businesses owned by the owner of the API key',
+	properties: [...listProperties],
+	async execute(i) {
+		const { items } = await listAll.call(this, i, { method: 'GET', path: '/business/list-businesses-by-owner' });
+		return items;
+	},
+};

@@ -1,0 +1,24 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** One operation: its fields (shown only for it) and what it does for one input item. */
+export interface OperationDef {
+	/** Operation value saved in workflows, e.g. `getMany`. */
+	value: string;
+	name: string;
+	/** Sentence shown in the node's action list and to AI agents, e.g. "Get many products". */
+	action: string;
+	description: string;
+	/** Fields of this operation; the registry adds the resource/operation display conditions. */
+	properties: INodeProperties[];
+	/** Returns the JSON of the output item(s) for input item `i`. */
+	execute(this: IExecuteFunctions, i: number): Promise<IDataObject | IDataObject[]>;
+}
+
+export interface ResourceDef {
+	value: string;
+	name: string;
+	description?: string;
+	/** Which credential the resource's operations use (default: the data API credential). */
+	credential?: 'data' | 'identity';
+	operations: OperationDef[];
+}

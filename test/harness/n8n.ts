@@ -1,0 +1,297 @@
+/**
+ * Executes real workflows in-process with n8n-core, the way n8n runs them: the built package
+ * is loaded by n8n's PackageDirectoryLoader, credentials are applied by a credentials helper
+ * that follows n8n's rules (generic authenticate blocks, preAuthentication), and workflows run
+ * through WorkflowExecute. Trigger lifecycles run through HookContext and WebhookContext.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// n8n-core writes an encryption key into the user folder: keep it out of $HOME.
+process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-sp-test-'));
+
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IExecuteData,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+	IConnections,
+} from 'n8n-workflow';
+import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
+
+export const PACKAGE_DIR = path.resolve(__dirname, '../..');
+export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
+export const ACTION_TYPE = `${PACKAGE_NAME}.salesPayments`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.salesPaymentsTrigger`;
+
+export interface LoadedPackage {
+	nodeTypes: INodeTypes;
+	credentialTypes: Record<string, ICredentialType>;
+}
+
+let loaded: Promise<LoadedPackage> | undefined;
+
+/** Loads dist/ through n8n's own package loader (run `npm run build` first; `npm test` does). */
+export async function loadPackage(): Promise<LoadedPackage> {
+	loaded ??= (async () => {
+		const loader = new PackageDirectoryLoader(PACKAGE_DIR);
+		await loader.loadAll();
+		const nodes: Record<string, INodeType | IVersionedNodeType> = {};
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) nodes[`${PACKAGE_NAME}.${name}`] = type;
+		const credentialTypes: Record<string, ICredentialType> = {};
+		for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes[name] = type;
+		const nodeTypes: INodeTypes = {
+			getByName: (type) => nodes[type],
+			getByNameAndVersion: (type, version) => {
+				const node = nodes[type];
+				if (!node) throw new Error(`Unknown node type ${type}`);
+				return 'nodeVersions' in node ? node.getNodeType(version) : node;
+			},
+			getKnownTypes: () => ({}),
+		};
+		return { nodeTypes, credentialTypes };
+	})();
+	return await loaded;
+}
+
+/** Credential values by type, as a user would have saved them. */
+export type CredentialValues = Record<string, ICredentialDataDecryptedObject>;
+
+/** n8n's credential rules, applied in-process (n8n's own CredentialsHelper lives in the CLI). */
+export class CredentialsHelper extends ICredentialsHelper {
+	/** Every value preAuthentication produced, to check that tokens were refreshed. */
+	readonly updates: Array<{ type: string; data: ICredentialDataDecryptedObject }> = [];
+
+	constructor(
+		private readonly types: Record<string, ICredentialType>,
+		private readonly values: CredentialValues,
+	) {
+		super();
+	}
+
+	getParentTypes(name: string): string[] {
+		const ext = this.types[name]?.extends ?? [];
+		return ext.flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = this.types[typeName];
+		const auth = type?.authenticate;
+		if (!auth) return requestOptions;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const resolve = (value: unknown) =>
+			workflow.expression.getParameterValue(
+				value as string,
+				null,
+				0,
+				0,
+				node.name,
+				[],
+				'internal',
+				{ $credentials: credentials } as never,
+			) as unknown;
+		const props = auth.properties as Record<string, Record<string, unknown> | undefined>;
+		for (const section of ['headers', 'qs', 'body', 'auth'] as const) {
+			const entries = props[section];
+			if (!entries) continue;
+			const target = ((requestOptions as unknown as Record<string, IDataObject | undefined>)[section] ??= {});
+			for (const [key, value] of Object.entries(entries)) target[key] = resolve(value) as IDataObject[string];
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		_node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.types[typeName];
+		if (!type?.preAuthentication) return undefined;
+		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable) return undefined;
+		if (!credentialsExpired && credentials[expirable.name]) return undefined;
+		const data = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const merged = { ...credentials, ...data } as ICredentialDataDecryptedObject;
+		this.values[typeName] = merged;
+		this.updates.push({ type: typeName, data: merged });
+		return data;
+	}
+
+	async getCredentials(nodeCredentials: INodeCredentialsDetails): Promise<ICredentials> {
+		// Only id and name are read from this object in node executions.
+		return { id: nodeCredentials.id, name: nodeCredentials.name } as unknown as ICredentials;
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const value = this.values[type];
+		if (!value) throw new Error(`No test credentials of type ${type}`);
+		return { ...value };
+	}
+
+	async updateCredentials(_c: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+		this.values[type] = data;
+	}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.types[type]?.properties ?? [];
+	}
+}
+
+export function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	hooks?: ExecutionLifecycleHooks,
+	webhookBaseUrl = 'http://127.0.0.1:5678/webhook',
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used in these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl,
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface NodeSpec {
+	name?: string;
+	type?: string;
+	parameters: INodeParameters;
+	/** Credential types this node uses; ids are made up. */
+	credentials?: string[];
+	continueOnFail?: boolean;
+}
+
+export interface RunOptions {
+	credentials: CredentialValues;
+	/** Items fed to the first node. */
+	input?: INodeExecutionData[];
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of each node (main output 0, first run). */
+	output: Record<string, INodeExecutionData[]>;
+	/** Output items of the last node. */
+	items: INodeExecutionData[];
+	/** The error that stopped the workflow, if any. */
+	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
+	credentialsHelper: CredentialsHelper;
+}
+
+/**
+ * Runs a chain of nodes (each feeding the next) as a manual execution and returns every node's
+ * output. The first node receives `input` (default: one empty item), as from a Manual Trigger.
+ */
+export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<RunResult> {
+	const { nodeTypes, credentialTypes } = await loadPackage();
+	const nodes: INode[] = specs.map((spec, index) => ({
+		id: `node-${index}`,
+		name: spec.name ?? `Node ${index + 1}`,
+		type: spec.type ?? ACTION_TYPE,
+		typeVersion: 1,
+		position: [index * 200, 0],
+		parameters: spec.parameters,
+		continueOnFail: spec.continueOnFail,
+		onError: spec.continueOnFail ? 'continueRegularOutput' : undefined,
+		credentials: Object.fromEntries(
+			(spec.credentials ?? ['salesPaymentsApi']).map((type) => [type, { id: `cred-${type}`, name: type }]),
+		),
+	}));
+	const connections: IConnections = {};
+	for (let i = 0; i < nodes.length - 1; i++) {
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	}
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'test',
+		nodes,
+		connections,
+		nodeTypes,
+		active: false,
+		settings: { executionOrder: 'v1' },
+	});
+	const credentialsHelper = new CredentialsHelper(credentialTypes, { ...options.credentials });
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflow as never);
+	const done = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
+	const additionalData = makeAdditionalData(credentialsHelper, hooks);
+	const start: IExecuteData = {
+		node: nodes[0],
+		data: { main: [options.input ?? [{ json: {} }]] },
+		source: null,
+	};
+	const runExecutionData: IRunExecutionData = {
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [start],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as IRunExecutionData;
+	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await done.promise;
+	const output: Record<string, INodeExecutionData[]> = {};
+	for (const [name, runs] of Object.entries(run.data.resultData.runData)) {
+		output[name] = runs[0]?.data?.main?.[0] ?? [];
+	}
+	const last = nodes[nodes.length - 1].name;
+	return {
+		run,
+		output,
+		items: output[last] ?? [],
+		error: run.data.resultData.error as RunResult['error'],
+		credentialsHelper,
+	};
+}
+
+/** Runs one action node and returns its output (or error). */
+export async function runNode(spec: NodeSpec, options: RunOptions): Promise<RunResult> {
+	return await runNodes([{ name: 'Sales & Payments', ...spec }], options);
+}

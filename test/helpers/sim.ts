@@ -1,0 +1,23 @@
+import type { CredentialValues } from '../harness/n8n';
+import type { Simulator, SimulatorOptions } from '../simulator/server';
+import { startSimulator } from '../simulator/server';
+
+/** Starts a simulator for a test file and closes it afterwards. */
+export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
+	let sim: Simulator | undefined;
+	beforeAll(async () => {
+		sim = await startSimulator(options);
+	});
+	afterAll(async () => {
+		await sim?.close();
+	});
+	return () => {
+		if (!sim) throw new Error('simulator not started');
+		return sim;
+	};
+}
+
+/** The n8n credential values pointing at the simulator's primary account. */
+export function dataCredentials(sim: Simulator, overrides: Partial<Record<string, string>> = {}): CredentialValues {
+	return { salesPaymentsApi: { ...sim.credentials, ...overrides } };
+}

@@ -1,0 +1,31 @@
+/**
+ * Control routes under /__sim for tests and the demo that run n8n in another process:
+ * recorded requests, fault rules, the clock. They need no credentials and are never part
+ * of the platform API.
+ */
+import type { FaultRule } from '../faults';
+import type { SimModule } from '../server';
+
+export const simModule: SimModule = {
+	routes(router, sim) {
+		router.add('GET', '/__sim/requests', 'none', () => ({ raw: sim.apiRequests }));
+		router.add('DELETE', '/__sim/requests', 'none', () => {
+			sim.clearRequests();
+			return { raw: { cleared: true } };
+		});
+		router.add('POST', '/__sim/faults', 'none', (ctx) => {
+			sim.addFault(ctx.body as FaultRule);
+			return { raw: { added: true } };
+		});
+		router.add('DELETE', '/__sim/faults', 'none', () => {
+			sim.faults.clear();
+			return { raw: { cleared: true } };
+		});
+		router.add('POST', '/__sim/clock/advance', 'none', (ctx) => {
+			sim.state.clock.advance(Number((ctx.body as { ms?: number })?.ms ?? 0));
+			return { raw: { now: sim.state.clock.iso() } };
+		});
+		router.add('GET', '/__sim/events', 'none', () => ({ raw: sim.state.events }));
+		router.add('GET', '/__sim/credentials', 'none', () => ({ raw: sim.credentials }));
+	},
+};

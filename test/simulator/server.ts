@@ -1,0 +1,265 @@
+/**
+ * A stateful HTTP implementation of the platform API on 127.0.0.1, written from the spec.
+ * Every file in routes/ exports `simModule` (its seed data and its routes) and is picked up here.
+ */
+import { readdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+
+import type { Json, RecordedRequest, RouteContext, RouteResult } from './core';
+import { errorBody, parseMultipart, readBody, Router, sendJson, SimError } from './core';
+import { Faults } from './faults';
+import type { FaultRule } from './faults';
+import { State } from './state';
+
+export interface SimModule {
+	/** Adds seed records to the state; runs once, in file-name order, before the server listens. */
+	seed?(sim: Simulator): void;
+	routes(router: Router, sim: Simulator): void;
+}
+
+export interface SimulatorOptions {
+	port?: number;
+	/** Seed of every random choice (data and faults). */
+	seed?: number;
+	/** Records per seeded collection; >= 250 lets lists span many pages. */
+	size?: number;
+	/** Largest `limit` accepted (the platform's maximum is not documented). */
+	maxLimit?: number;
+	/** Print each request to stderr (the demo CLI uses it). */
+	log?: boolean;
+}
+
+/** Credentials of the seeded primary account, as a user would type them into n8n. */
+export interface SimCredentials {
+	baseUrl: string;
+	apiKey: string;
+	apiSecret: string;
+	businessId: string;
+}
+
+export const PRIMARY_KEY = 'spk_test_5f1d7c2a9b8e4d60a1c3';
+export const PRIMARY_SECRET = 'sps_test_9e2b71c4d0a84f35b6e7d1c2a3f4';
+export const OTHER_KEY = 'spk_test_other_0c4e2a';
+export const OTHER_SECRET = 'sps_test_other_7d1f3b9e';
+
+export class Simulator {
+	readonly state: State;
+	readonly faults = new Faults();
+	readonly router = new Router();
+	readonly requests: RecordedRequest[] = [];
+	readonly maxLimit: number;
+	url = '';
+	private server?: http.Server;
+	private readonly sockets = new Set<Socket>();
+	private seq = 0;
+	/** Work (such as webhook deliveries) to finish before close() and settle(). */
+	private readonly pending = new Set<Promise<unknown>>();
+
+	constructor(readonly options: SimulatorOptions = {}) {
+		this.state = new State({ seed: options.seed ?? 42, size: options.size ?? 60 });
+		this.faults.seed(options.seed ?? 42);
+		this.maxLimit = options.maxLimit ?? 1000;
+		const modules = loadModules();
+		for (const mod of modules) mod.seed?.(this);
+		for (const mod of modules) mod.routes(this.router, this);
+	}
+
+	/** The primary account's credentials (its first business). */
+	get credentials(): SimCredentials {
+		const account = this.state.accounts[0];
+		return { baseUrl: this.url, apiKey: account.apiKey, apiSecret: account.apiSecret, businessId: account.businessIds[0] };
+	}
+
+	async start(): Promise<this> {
+		this.server = http.createServer((req, res) => {
+			void this.handle(req, res);
+		});
+		this.server.keepAliveTimeout = 5_000;
+		this.server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+		await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, '127.0.0.1', resolve));
+		const { port } = this.server.address() as AddressInfo;
+		this.url = `http://127.0.0.1:${port}`;
+		return this;
+	}
+
+	async close(): Promise<void> {
+		await this.settle();
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+	}
+
+	/** Tracks background work so tests can wait for it (`await sim.settle()`). */
+	track<T>(work: Promise<T>): Promise<T> {
+		this.pending.add(work);
+		void work.finally(() => this.pending.delete(work)).catch(() => undefined);
+		return work;
+	}
+
+	async settle(): Promise<void> {
+		while (this.pending.size) await Promise.allSettled([...this.pending]);
+	}
+
+	/** Recorded requests, optionally only those of one method and path (exact, or a RegExp). */
+	requestsTo(method?: string, pathMatch?: string | RegExp): RecordedRequest[] {
+		return this.requests.filter(
+			(r) =>
+				(!method || r.method === method.toUpperCase()) &&
+				(!pathMatch || (typeof pathMatch === 'string' ? r.path === pathMatch : pathMatch.test(r.path))) &&
+				!r.path.startsWith('/__sim'),
+		);
+	}
+
+	/** API requests (control routes excluded). */
+	get apiRequests(): RecordedRequest[] {
+		return this.requestsTo();
+	}
+
+	clearRequests(): void {
+		this.requests.length = 0;
+	}
+
+	addFault(rule: FaultRule): void {
+		this.faults.add(rule);
+	}
+
+	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const method = (req.method ?? 'GET').toUpperCase();
+		const query: Record<string, string | string[]> = {};
+		for (const [key, value] of url.searchParams) {
+			const prev = query[key];
+			query[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+		}
+		const headers: Record<string, string> = {};
+		for (const [key, value] of Object.entries(req.headers)) {
+			if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+		}
+		const record: RecordedRequest = {
+			seq: ++this.seq,
+			method,
+			path: url.pathname,
+			query,
+			headers,
+			body: undefined,
+			files: [],
+			status: 0,
+		};
+		this.requests.push(record);
+		const send = (status: number, body: unknown, extra?: Record<string, string>) => {
+			record.status = status;
+			sendJson(res, status, body, extra);
+		};
+		try {
+			const raw = await readBody(req);
+			const contentType = headers['content-type'] ?? '';
+			if (contentType.startsWith('multipart/form-data')) {
+				const { fields, files } = parseMultipart(raw, contentType);
+				record.body = fields;
+				record.files = files;
+			} else if (raw.length) {
+				try {
+					record.body = JSON.parse(raw.toString('utf8'));
+				} catch {
+					throw new SimError(400, 'Invalid param: [body]');
+				}
+			}
+			if (this.options.log) process.stderr.write(`[sim] ${method} ${url.pathname}${url.search}\n`);
+			const control = url.pathname.startsWith('/__sim');
+			const fired = control ? [] : this.faults.pick(method, url.pathname);
+			for (const f of fired) if (f.kind === 'latency') await delay(f.latencyMs ?? 20);
+			const before = fired.find((f) => f.kind !== 'latency' && !f.afterProcessing);
+			if (before && this.applyFault(before, res, record)) return;
+
+			const result = await this.route(method, url.pathname, { req, query, headers, record });
+			const after = fired.find((f) => f.kind !== 'latency' && f.afterProcessing);
+			if (after && this.applyFault(after, res, record)) return;
+			if (result.raw !== undefined) return send(result.status ?? 200, result.raw, result.headers);
+			const status = result.status ?? 200;
+			send(status, { statusCode: status, data: (result.data ?? {}) as Json }, result.headers);
+		} catch (error) {
+			if (error instanceof SimError) return send(error.status, errorBody(error.status, error.message, error.errorName));
+			process.stderr.write(`[sim] internal error on ${method} ${url.pathname}: ${(error as Error).stack}\n`);
+			send(500, errorBody(500, 'Internal server error'));
+		}
+	}
+
+	/** Returns true when the fault has answered (or dropped) the request. */
+	private applyFault(rule: FaultRule, res: http.ServerResponse, record: RecordedRequest): boolean {
+		if (rule.kind === 'drop') {
+			record.status = 0;
+			res.socket?.destroy();
+			return true;
+		}
+		if (rule.kind === 'malformed') {
+			record.status = 200;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{"statusCode":200,"data":{"docs":[{"id":');
+			return true;
+		}
+		const status = rule.status ?? 500;
+		const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': rule.retryAfter } : {};
+		const message = status === 500 ? 'Internal server error' : status === 429 ? 'Too many requests' : 'Service unavailable';
+		record.status = status;
+		sendJson(res, status, errorBody(status, message), headers);
+		return true;
+	}
+
+	private async route(
+		method: string,
+		pathname: string,
+		io: { req: http.IncomingMessage; query: RouteContext['query']; headers: Record<string, string>; record: RecordedRequest },
+	): Promise<RouteResult> {
+		const found = this.router.match(method, pathname);
+		if (found === undefined) throw new SimError(404, `Cannot ${method} ${pathname}`);
+		if (found === 'method') throw new SimError(404, `Cannot ${method} ${pathname}`);
+		const { route, params } = found;
+		const ctx: RouteContext = {
+			req: io.req,
+			method,
+			path: pathname,
+			params,
+			query: io.query,
+			headers: io.headers,
+			body: io.record.body,
+			files: io.record.files,
+		};
+		if (route.auth !== 'none') {
+			const account = this.state.accountByKey(io.headers['x-api-key'], io.headers['x-api-secret']);
+			if (!account) throw new SimError(401, 'Unauthorized');
+			ctx.accountId = account.id;
+			if (route.auth === 'keys+biz') {
+				const businessId = io.headers['business-id'];
+				if (!businessId) throw new SimError(400, 'Invalid param: [business-id]');
+				if (!account.businessIds.includes(businessId)) throw new SimError(403, 'Forbidden resource');
+				ctx.businessId = businessId;
+			}
+		}
+		return await route.handler(ctx);
+	}
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function loadModules(): SimModule[] {
+	const dir = path.join(__dirname, 'routes');
+	const files = readdirSync(dir)
+		.filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+		.sort();
+	return files.map((f) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(path.join(dir, f)) as { simModule?: SimModule };
+		if (!mod.simModule) throw new Error(`test/simulator/routes/${f} exports no simModule`);
+		return mod.simModule;
+	});
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	return await new Simulator(options).start();
+}
