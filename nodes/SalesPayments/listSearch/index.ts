@@ -1,6 +1,10 @@
 import { businessSearch } from './business';
+import { productSearch } from './product';
+import { subscriptionSearch } from './subscription';
 
 /** Every "From list" search method of the action node. Add one line per resource file. */
 export const listSearch = {
 	...businessSearch,
+	...productSearch,
+	...subscriptionSearch,
 };

@@ -1,5 +1,23 @@
 import type { ResourceDef } from '../shared/types';
 import { business } from './business';
+import { commission } from './commission';
+import { movement } from './movement';
+import { offer } from './offer';
+import { product } from './product';
+import { refund } from './refund';
+import { sale } from './sale';
+import { subscription } from './subscription';
+import { withdrawRequest } from './withdrawRequest';
 
 /** Every resource of the action node, in the order the editor lists them. Add a resource here. */
-export const resources: ResourceDef[] = [business];
+export const resources: ResourceDef[] = [
+	business,
+	commission,
+	movement,
+	offer,
+	product,
+	refund,
+	sale,
+	subscription,
+	withdrawRequest,
+];

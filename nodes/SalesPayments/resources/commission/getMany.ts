@@ -1,0 +1,23 @@
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+
+const filterFields = [
+	filter.date('initialDate', 'Initial Date', 'Only commissions created at or after this moment'),
+	filter.date('endDate', 'End Date', 'Only commissions created at or before this moment'),
+	filter.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. released'),
+];
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many commissions',
+	description: 'List the commissions of the business',
+	properties: [...listProperties, filterCollection(filterFields)],
+	async execute(i) {
+		const qs = readFilters.call(this, i, filterFields);
+		checkRanges.call(this, i, qs, filterFields, [['initialDate', 'endDate']]);
+		const { items } = await listAll.call(this, i, { method: 'GET', path: '/commissions/list', business: true, qs });
+		return items;
+	},
+};

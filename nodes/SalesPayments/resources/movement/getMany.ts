@@ -1,0 +1,88 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { OperationDef } from '../../shared/types';
+import { apiRequest } from '../../shared/transport';
+import { listAll, listProperties } from '../../shared/pagination';
+import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { checkOneOf } from '../../shared/validation';
+
+const filterFields = [
+	filter.date('initialDate', 'Initial Date', 'Only movements made at or after this moment'),
+	filter.date('endDate', 'End Date', 'Only movements made at or before this moment'),
+	filter.cents('initialValue', 'Min Value (Cents)', 'Only movements of at least this amount, in cents'),
+	filter.cents('endValue', 'Max Value (Cents)', 'Only movements of at most this amount, in cents'),
+	filter.text('subject', 'Subject', 'Only movements whose subject matches this text'),
+	filter.text('description', 'Description', 'Only movements whose description matches this text'),
+	filter.text('hash', 'Hash', 'Only the movement with this hash'),
+	filter.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
+	filter.text('referenceId', 'Reference ID', 'Only movements that refer to this record (for example an order ID)'),
+	filter.text('groupId', 'Group ID', 'Only movements of this group'),
+	filter.boolean('omitDebit', 'Omit Debits', 'Whether to leave out debits (money going out)'),
+	filter.boolean('omitCredit', 'Omit Credits', 'Whether to leave out credits (money coming in)'),
+];
+
+const outputField: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{ name: 'Records', value: 'records', description: 'One item per movement' },
+		{
+			name: 'Summary',
+			value: 'summary',
+			description: 'One item with the number of matching movements and their total value in cents',
+		},
+	],
+	default: 'records',
+};
+
+/** Return All / Limit / Pagination apply to records only. */
+const recordListProperties: INodeProperties[] = listProperties.map((p) => ({
+	...p,
+	displayOptions: { ...(p.displayOptions ?? {}), show: { ...(p.displayOptions?.show ?? {}), output: ['records'] } },
+}));
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many movements',
+	description: 'Filter the financial movements (credits and debits) of the business, or sum them up',
+	properties: [outputField, ...recordListProperties, filterCollection(filterFields)],
+	async execute(i) {
+		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'records'), ['records', 'summary'], i, 'Output');
+		const body = readFilters.call(this, i, filterFields);
+		checkRanges.call(this, i, body, filterFields, [
+			['initialDate', 'endDate'],
+			['initialValue', 'endValue'],
+		]);
+		if (body.omitDebit === true && body.omitCredit === true) {
+			throw new NodeOperationError(this.getNode(), 'Omit Debits and Omit Credits cannot both be on: no movement would match', {
+				itemIndex: i,
+			});
+		}
+		if (output === 'summary') {
+			// `count` and `totalValue` cover every matching movement whatever the page: one
+			// smallest page is enough.
+			const data = await apiRequest.call(this, {
+				method: 'POST',
+				path: '/movement/filter',
+				business: true,
+				idempotent: true,
+				qs: { page: '1', limit: '1' },
+				body,
+				itemIndex: i,
+			});
+			const summary: IDataObject = { count: data.count ?? null, totalValue: data.totalValue ?? null };
+			return summary;
+		}
+		const { items } = await listAll.call(this, i, {
+			method: 'POST',
+			path: '/movement/filter',
+			business: true,
+			body,
+			itemsKey: 'movements',
+		});
+		return items;
+	},
+};

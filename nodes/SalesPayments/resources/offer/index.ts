@@ -1,0 +1,9 @@
+import type { ResourceDef } from '../../shared/types';
+import { getMany } from './getMany';
+
+export const offer: ResourceDef = {
+	value: 'offer',
+	name: 'Offer',
+	description: 'Offers of a product',
+	operations: [getMany],
+};

@@ -1,0 +1,76 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+
+const filterFields = [
+	filter.option(
+		'status',
+		'Status',
+		[
+			{ name: 'Available', value: 'available' },
+			{ name: 'Draft', value: 'draft' },
+			{ name: 'Unavailable', value: 'unavailable' },
+		],
+		'Only products in this status',
+	),
+	filter.option(
+		'type',
+		'Type',
+		[
+			{ name: 'App', value: 'App' },
+			{ name: 'Community', value: 'Community' },
+			{ name: 'Consultancy', value: 'Consultancy' },
+			{ name: 'Downloadable File', value: 'Downloadable-File' },
+			{ name: 'E-Book', value: 'E-Book' },
+			{ name: 'Face-to-Face Event', value: 'Face-to-face-Event' },
+			{ name: 'Mentoring', value: 'Mentoring' },
+			{ name: 'Online Course', value: 'Online-Course' },
+			{ name: 'Online Event', value: 'Online-Event' },
+			{ name: 'Others', value: 'Others' },
+			{ name: 'Physical Product', value: 'Physical-Product' },
+			{ name: 'Services', value: 'Services' },
+			{ name: 'Subscription', value: 'Subscription' },
+		],
+		'Only products of this type',
+	),
+	filter.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
+	filter.date('createdAfter', 'Created After', 'Only products created at or after this moment'),
+	filter.date('createdBefore', 'Created Before', 'Only products created at or before this moment'),
+	filter.date('updatedAfter', 'Updated After', 'Only products updated at or after this moment'),
+	filter.date('updatedBefore', 'Updated Before', 'Only products updated at or before this moment'),
+];
+
+/** Builds `{ startsAt, endsAt }` with the bounds that are set, or undefined. */
+function range(startsAt: unknown, endsAt: unknown): IDataObject | undefined {
+	const out: IDataObject = {};
+	if (startsAt !== undefined) out.startsAt = startsAt as string;
+	if (endsAt !== undefined) out.endsAt = endsAt as string;
+	return Object.keys(out).length ? out : undefined;
+}
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many products',
+	description: 'Filter the products of the business',
+	properties: [...listProperties, filterCollection(filterFields)],
+	async execute(i) {
+		const f = readFilters.call(this, i, filterFields);
+		checkRanges.call(this, i, f, filterFields, [
+			['createdAfter', 'createdBefore'],
+			['updatedAfter', 'updatedBefore'],
+		]);
+		const body: IDataObject = {};
+		if (f.status !== undefined) body.status = f.status;
+		if (f.type !== undefined) body.type = f.type;
+		if (f.productIds !== undefined) body.productIds = f.productIds;
+		const createdAt = range(f.createdAfter, f.createdBefore);
+		if (createdAt) body.createdAt = createdAt;
+		const updatedAt = range(f.updatedAfter, f.updatedBefore);
+		if (updatedAt) body.updatedAt = updatedAt;
+		const { items } = await listAll.call(this, i, { method: 'POST', path: '/products/filter', business: true, body });
+		return items;
+	},
+};

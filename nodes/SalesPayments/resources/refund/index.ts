@@ -1,0 +1,9 @@
+import type { ResourceDef } from '../../shared/types';
+import { getMany } from './getMany';
+
+export const refund: ResourceDef = {
+	value: 'refund',
+	name: 'Refund',
+	description: 'Refund requests (order revert requests)',
+	operations: [getMany],
+};

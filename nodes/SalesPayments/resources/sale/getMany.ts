@@ -1,0 +1,36 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+
+const filterFields = [
+	filter.date('initialDate', 'Initial Date', 'Only sales made at or after this moment'),
+	filter.date('endDate', 'End Date', 'Only sales made at or before this moment'),
+	filter.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
+	filter.email('email', 'Email', 'Only sales to the buyer with this email address'),
+	filter.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
+	filter.json(
+		'otherFilters',
+		'Other Filters (JSON)',
+		'Further filter fields, merged into the request body unchanged (the fields above take precedence)',
+	),
+];
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many sales',
+	description: 'Filter the sales of the business',
+	properties: [...listProperties, filterCollection(filterFields)],
+	async execute(i) {
+		const { otherFilters, ...documented } = readFilters.call(this, i, filterFields);
+		checkRanges.call(this, i, documented, filterFields, [['initialDate', 'endDate']]);
+		const body: IDataObject = { ...((otherFilters as IDataObject | undefined) ?? {}), ...documented };
+		// The spec does not show the headers of POST /sales/filter. Sales belong to a business, as
+		// do the records of every other filter endpoint (all KEYS+BIZ), so the credential's
+		// business is sent as `business-id`: without it the platform could not scope the sales.
+		const { items } = await listAll.call(this, i, { method: 'POST', path: '/sales/filter', business: true, body });
+		return items;
+	},
+};

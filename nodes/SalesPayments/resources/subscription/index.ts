@@ -1,0 +1,9 @@
+import type { ResourceDef } from '../../shared/types';
+import { get } from './get';
+import { getMany } from './getMany';
+
+export const subscription: ResourceDef = {
+	value: 'subscription',
+	name: 'Subscription',
+	operations: [get, getMany],
+};

@@ -1,0 +1,44 @@
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+import { checkRanges, filter, filterCollection, ORDER_DIRECTIONS, readFilters } from '../../shared/filters';
+
+const filterFields = [
+	filter.date('initialDate', 'Initial Date', 'Only withdraw requests made at or after this moment'),
+	filter.date('endDate', 'End Date', 'Only withdraw requests made at or before this moment'),
+	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
+	filter.cents('initialValue', 'Min Value (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	filter.cents('endValue', 'Max Value (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+];
+
+const sortFields = [
+	filter.text('orderByField', 'Sort By', 'Name of the field the withdraw requests are sorted by', 'e.g. createdAt'),
+	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending'),
+];
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many withdraw requests',
+	description: 'Filter the withdraw requests of the business',
+	properties: [
+		...listProperties,
+		filterCollection(filterFields),
+		filterCollection(sortFields, 'options', 'Options', 'Add option'),
+	],
+	async execute(i) {
+		const body = readFilters.call(this, i, filterFields);
+		checkRanges.call(this, i, body, filterFields, [
+			['initialDate', 'endDate'],
+			['initialValue', 'endValue'],
+		]);
+		const orderBy = readFilters.call(this, i, sortFields, 'options');
+		if (Object.keys(orderBy).length) body.orderBy = orderBy;
+		const { items } = await listAll.call(this, i, {
+			method: 'POST',
+			path: '/withdraw-requests/filter',
+			business: true,
+			body,
+		});
+		return items;
+	},
+};

@@ -1,0 +1,188 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { checkCents, checkEmail, checkOneOf, compact, parseJsonObject, toIsoDate } from './validation';
+
+/**
+ * Filter fields of the read operations, declared once with how their value is checked and
+ * converted: dates become ISO 8601 UTC with milliseconds, amounts whole cents, ID lists arrays.
+ */
+export type FilterKind = 'boolean' | 'cents' | 'date' | 'email' | 'ids' | 'json' | 'option' | 'text';
+
+export interface FilterField {
+	kind: FilterKind;
+	property: INodeProperties;
+}
+
+function field(kind: FilterKind, property: INodeProperties): FilterField {
+	return { kind, property };
+}
+
+export const filter = {
+	/** A date-time, sent as ISO 8601 UTC with milliseconds. */
+	date(name: string, displayName: string, description: string): FilterField {
+		return field('date', { displayName, name, type: 'dateTime', default: '', description });
+	},
+	/** An amount: a whole, non-negative number of cents. */
+	cents(name: string, displayName: string, description: string): FilterField {
+		return field('cents', {
+			displayName,
+			name,
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			description,
+		});
+	},
+	text(name: string, displayName: string, description: string, placeholder?: string): FilterField {
+		return field('text', { displayName, name, type: 'string', default: '', description, placeholder });
+	},
+	email(name: string, displayName: string, description: string): FilterField {
+		return field('email', {
+			displayName,
+			name,
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description,
+		});
+	},
+	/** A list of IDs typed as comma-separated text (or an array from an expression). */
+	ids(name: string, displayName: string, description: string): FilterField {
+		return field('ids', {
+			displayName,
+			name,
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 1b2c3d4e-..., 5f6a7b8c-...',
+			description,
+		});
+	},
+	boolean(name: string, displayName: string, description: string): FilterField {
+		return field('boolean', { displayName, name, type: 'boolean', default: false, description });
+	},
+	option(name: string, displayName: string, options: INodePropertyOptions[], description: string): FilterField {
+		const sorted = [...options].sort((a, b) => a.name.localeCompare(b.name));
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- default: the first option
+		return field('option', {
+			displayName,
+			name,
+			type: 'options',
+			options: sorted,
+			default: sorted[0].value,
+			description,
+		});
+	},
+	/** A JSON object given as text (or an object from an expression). */
+	json(name: string, displayName: string, description: string): FilterField {
+		return field('json', { displayName, name, type: 'json', default: '{}', description });
+	},
+};
+
+/** Options of an order direction field, named as n8n users expect. */
+export const ORDER_DIRECTIONS: INodePropertyOptions[] = [
+	{ name: 'Ascending', value: 'ASC' },
+	{ name: 'Descending', value: 'DESC' },
+];
+
+/** A collection (Filters, Options) made of filter fields, listed alphabetically. */
+export function filterCollection(
+	fields: FilterField[],
+	name = 'filters',
+	displayName = 'Filters',
+	placeholder = 'Add filter',
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		options: fields
+			.map((f) => f.property)
+			.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+function fail(ctx: IExecuteFunctions, i: number, message: string): never {
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
+}
+
+/** Splits "a, b" (or takes an array) into IDs, each checked. */
+export function readIds(this: IExecuteFunctions, value: unknown, i: number, label: string): string[] {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
+	for (const id of ids) {
+		if (/[/?#\s]/.test(id)) fail(this, i, `${label} contains "${id}", which is not a valid ID`);
+	}
+	return ids;
+}
+
+/** Converts one filter value; undefined means "not set, send nothing". */
+function convert(ctx: IExecuteFunctions, f: FilterField, value: unknown, i: number): unknown {
+	const label = f.property.displayName;
+	switch (f.kind) {
+		case 'date':
+			return value === '' || value === undefined || value === null ? undefined : toIsoDate.call(ctx, value, i, label);
+		case 'cents':
+			return value === '' || value === undefined || value === null ? undefined : checkCents.call(ctx, value, i, label);
+		case 'email':
+			return value === '' || value === undefined ? undefined : checkEmail.call(ctx, value, i, label);
+		case 'ids': {
+			const ids = readIds.call(ctx, value, i, label);
+			return ids.length ? ids : undefined;
+		}
+		case 'boolean':
+			if (typeof value !== 'boolean') fail(ctx, i, `${label} must be true or false (got ${JSON.stringify(value)})`);
+			return value;
+		case 'option': {
+			const allowed = (f.property.options as INodePropertyOptions[]).map((o) => String(o.value));
+			return checkOneOf.call(ctx, value, allowed, i, label);
+		}
+		case 'json':
+			return parseJsonObject.call(ctx, value, i, label);
+		case 'text':
+			return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+	}
+}
+
+/**
+ * Reads a Filters/Options collection of item `i`: each set field checked and converted, keyed
+ * by its parameter name. Empty fields are left out, so only what the user set is sent.
+ */
+export function readFilters(
+	this: IExecuteFunctions,
+	i: number,
+	fields: FilterField[],
+	collection = 'filters',
+): IDataObject {
+	const raw = this.getNodeParameter(collection, i, {}) as IDataObject;
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(raw)) {
+		const f = fields.find((x) => x.property.name === key);
+		if (!f) continue;
+		out[key] = convert(this, f, value, i) as IDataObject[string];
+	}
+	return compact(out);
+}
+
+/**
+ * Refuses ranges whose start is after their end (dates as ISO strings, amounts as numbers),
+ * naming both fields.
+ */
+export function checkRanges(
+	this: IExecuteFunctions,
+	i: number,
+	values: IDataObject,
+	fields: FilterField[],
+	ranges: Array<[string, string]>,
+): void {
+	const label = (name: string) => fields.find((f) => f.property.name === name)?.property.displayName ?? name;
+	for (const [from, to] of ranges) {
+		const a = values[from];
+		const b = values[to];
+		if (a === undefined || b === undefined) continue;
+		const before = typeof a === 'number' && typeof b === 'number' ? a <= b : Date.parse(String(a)) <= Date.parse(String(b));
+		if (!before) fail(this, i, `${label(from)} must not be after ${label(to)} (${String(a)} > ${String(b)})`);
+	}
+}
