@@ -51,6 +51,12 @@ export default tseslint.config(
 		files: ['test/**/*.ts', 'scripts/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		languageOptions: { globals: { ...globals.node, ...globals.jest } },
+		rules: {
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
+		},
 	},
 	{
 		files: ['scripts/**/*.js', 'gulpfile.js', 'jest.config.js'],

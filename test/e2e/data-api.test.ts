@@ -1,0 +1,69 @@
+/**
+ * Real n8n 2.8.4: the packed package loads as a community package, credentials import, and
+ * workflows run through `n8n execute` against the simulator.
+ */
+import { nodeOutput } from '../../scripts/lib/n8n';
+import { PRIMARY_BUSINESS_COUNT } from '../simulator/routes/00-accounts';
+import type { E2eContext } from './setup';
+import { dataCredential, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
+
+let ctx: E2eContext;
+
+beforeAll(async () => {
+	ctx = await prepareN8n();
+	const { n8n, sim } = ctx;
+	await n8n.importCredentials([
+		dataCredential(sim, 'spGood'),
+		dataCredential(sim, 'spBadKey', { apiKey: 'spk_e2e_wrong_key_777', apiSecret: 'sps_e2e_wrong_secret_888' }),
+	]);
+	await n8n.importWorkflows([
+		manualWorkflow('wfBusiness', [
+			{ name: 'Balance', parameters: { resource: 'business', operation: 'getBalance' }, credentialId: 'spGood' },
+			{
+				name: 'All Businesses',
+				parameters: { resource: 'business', operation: 'getMany', returnAll: true, pagination: { pageSize: 5 } },
+				credentialId: 'spGood',
+			},
+			{ name: 'Seven Businesses', parameters: { resource: 'business', operation: 'getMany', limit: 7 }, credentialId: 'spGood' },
+		]),
+		manualWorkflow('wfBadKey', [
+			{ name: 'Balance', parameters: { resource: 'business', operation: 'getBalance' }, credentialId: 'spBadKey' },
+		]),
+	]);
+}, INSTALL_TIMEOUT);
+
+afterAll(async () => {
+	await teardown(ctx);
+});
+
+describe('real n8n 2.8.4', () => {
+	it('runs Business Get Balance and Get Many (Return All over 5 pages, Limit 7)', async () => {
+		ctx.sim.clearRequests();
+		const { code, run, stderr } = await ctx.n8n.execute('wfBusiness');
+		expect({ code, status: run?.status, stderr: code ? stderr : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+
+		const [balance] = nodeOutput(run, 'Balance');
+		expect(typeof balance.totalFundsInCents).toBe('number');
+		const all = nodeOutput(run, 'All Businesses');
+		expect(all).toHaveLength(PRIMARY_BUSINESS_COUNT);
+		expect(new Set(all.map((b) => b.id)).size).toBe(PRIMARY_BUSINESS_COUNT);
+		expect(nodeOutput(run, 'Seven Businesses')).toHaveLength(7);
+
+		const listCalls = ctx.sim.requestsTo('GET', '/business/list-businesses-by-owner');
+		expect(listCalls.filter((r) => r.query.limit === '5').map((r) => r.query.page)).toEqual(['1', '2', '3', '4', '5']);
+		expect(listCalls.every((r) => r.headers['business-id'] === undefined)).toBe(true);
+		expect(ctx.sim.requestsTo('GET', '/business/balance')[0].headers['business-id']).toBe(ctx.sim.credentials.businessId);
+	});
+
+	it('reports a wrong API key with the platform message and without the secrets', async () => {
+		const { code, run, stdout, stderr } = await ctx.n8n.execute('wfBadKey');
+		expect(code).not.toBe(0);
+		expect(run?.status).toBe('error');
+		expect(run?.data.resultData.runData.Balance[0].error?.message).toBe('Unauthorized');
+		const everything = stdout + stderr;
+		expect(everything).toContain('Unauthorized');
+		for (const secret of ['spk_e2e_wrong_key_777', 'sps_e2e_wrong_secret_888', ctx.sim.credentials.apiSecret]) {
+			expect(everything).not.toContain(secret);
+		}
+	});
+});

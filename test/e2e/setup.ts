@@ -1,0 +1,71 @@
+/**
+ * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
+ * this package packed and installed as a community package, a simulator in this process.
+ */
+import { ensureN8n, N8nInstance, packPackage } from '../../scripts/lib/n8n';
+import type { Simulator } from '../simulator/server';
+import { startSimulator } from '../simulator/server';
+
+/** Install can take ~6 minutes on a fresh machine. */
+export const INSTALL_TIMEOUT = 30 * 60_000;
+
+export interface E2eContext {
+	n8n: N8nInstance;
+	sim: Simulator;
+}
+
+export async function prepareN8n(): Promise<E2eContext> {
+	await ensureN8n((line) => process.stderr.write(`${line}\n`));
+	const tgz = await packPackage();
+	const n8n = new N8nInstance();
+	await n8n.installPackage(tgz);
+	const sim = await startSimulator();
+	return { n8n, sim };
+}
+
+export async function teardown(ctx: E2eContext | undefined): Promise<void> {
+	if (!ctx) return;
+	await ctx.n8n.stop();
+	await ctx.sim.close();
+	ctx.n8n.cleanup();
+}
+
+/** A saved credential of the data API pointing at the simulator. */
+export function dataCredential(sim: Simulator, id: string, overrides: Record<string, string> = {}) {
+	return {
+		id,
+		name: `Sales & Payments ${id}`,
+		type: 'salesPaymentsApi',
+		data: { ...sim.credentials, ...overrides },
+	};
+}
+
+let nodeCounter = 0;
+
+/** A workflow: Manual Trigger feeding each given node in parallel. */
+export function manualWorkflow(
+	id: string,
+	nodes: Array<{ name: string; parameters: Record<string, unknown>; credentialId: string; type?: string }>,
+) {
+	return {
+		id,
+		name: `e2e ${id}`,
+		active: false,
+		nodes: [
+			{ id: `n${++nodeCounter}`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			...nodes.map((n, i) => ({
+				id: `n${++nodeCounter}`,
+				name: n.name,
+				type: n.type ?? 'n8n-nodes-sales-payments.salesPayments',
+				typeVersion: 1,
+				position: [300, i * 200],
+				parameters: n.parameters,
+				credentials: { salesPaymentsApi: { id: n.credentialId, name: `Sales & Payments ${n.credentialId}` } },
+			})),
+		],
+		connections: {
+			Start: { main: [nodes.map((n) => ({ node: n.name, type: 'main', index: 0 }))] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
