@@ -18,6 +18,8 @@ export default tseslint.config(
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended, community, importPlugin.configs['flat/recommended']],
 		rules: { 'prefer-spread': 'off', 'no-console': 'error' },
+		// n8n's package scanner ignores eslint-disable comments, so they must not hide anything here.
+		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
 	},
 	{
 		plugins: { 'n8n-nodes-base': n8nNodesBase },

