@@ -3,7 +3,7 @@
  * (`analyzePackage` of @n8n/scan-community-package) on both legs it checks before
  * verification: the shipped tarball (compiled .js + package.json) and the node/credential
  * sources. Prints the tarball's size and files; exits 1 on any finding.
- * Usage: npm run scan (after npm run build)
+ * Usage: npm run scan (after npm run build); `--json` prints the report as JSON.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,10 @@ export async function scanPackage(): Promise<ScanReport> {
 
 async function main() {
 	const report = await scanPackage();
+	if (process.argv.includes('--json')) {
+		process.stdout.write(`${JSON.stringify(report)}\n`);
+		return;
+	}
 	process.stdout.write(`Tarball: ${path.basename(report.tarball)} (${(report.sizeBytes / 1024).toFixed(1)} KiB, ${report.files.length} files)\n`);
 	for (const [name, leg] of [
 		['shipped tarball', report.tarballLeg],

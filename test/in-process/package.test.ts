@@ -1,0 +1,47 @@
+/**
+ * The package as npm publishes it: only dist, README, LICENSE and package.json, zero runtime
+ * dependencies, and no finding from n8n's community-package scanner.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { ScanReport } from '../../scripts/scan';
+
+const ROOT = path.resolve(__dirname, '../..');
+let report: ScanReport;
+
+beforeAll(() => {
+	// The scanner is an ES module, which jest's CommonJS runtime cannot load: run the script.
+	const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/scan.ts', '--json'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		timeout: 180_000,
+	});
+	report = JSON.parse(out.trim().split('\n').pop() as string) as ScanReport;
+}, 200_000);
+
+describe('published package', () => {
+	it('holds only dist, README.md, LICENSE and package.json', () => {
+		expect(report.unexpectedFiles).toEqual([]);
+		expect(report.files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
+		expect(report.files.some((f) => f.startsWith('dist/nodes/SalesPayments/SalesPayments.node.js'))).toBe(true);
+		expect(report.files.some((f) => f.endsWith('.svg'))).toBe(true);
+		process.stdout.write(`tarball size: ${report.sizeBytes} bytes\n`);
+	});
+
+	it('passes n8n\'s scanner on the shipped tarball and on the sources', () => {
+		expect(report.tarballLeg).toEqual({ passed: true });
+		expect(report.sourceLeg).toEqual({ passed: true });
+	});
+
+	it('has no runtime dependencies and imports only n8n-workflow and node:crypto', () => {
+		const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
+		expect(pkg.dependencies).toBeUndefined();
+		const requires = execFileSync('grep', ['-rhoE', 'require\\("[^".][^"]*"\\)', path.join(ROOT, 'dist')], {
+			encoding: 'utf8',
+		});
+		const modules = new Set(requires.split('\n').filter(Boolean).map((r) => r.slice(9, -2)));
+		expect([...modules].filter((m) => !['n8n-workflow', 'node:crypto'].includes(m))).toEqual([]);
+	});
+});
