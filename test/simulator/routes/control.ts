@@ -27,5 +27,11 @@ export const simModule: SimModule = {
 		});
 		router.add('GET', '/__sim/events', 'none', () => ({ raw: sim.state.events }));
 		router.add('GET', '/__sim/credentials', 'none', () => ({ raw: sim.credentials }));
+		// A catch-all receiver for workflows that "send a summary to a webhook" in the demo.
+		router.add('POST', '/__sim/inbox', 'none', (ctx) => {
+			sim.state.col('inbox').push({ receivedAt: sim.state.clock.iso(), body: (ctx.body ?? null) as never });
+			return { raw: { received: true } };
+		});
+		router.add('GET', '/__sim/inbox', 'none', () => ({ raw: sim.state.col('inbox') }));
 	},
 };
