@@ -1,5 +1,10 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
+/**
+ * The identity API (sign-in, two-factor codes, tokens, devices, one-time codes). It has no
+ * `authenticate` block: sign-in sends username and password in its body, and every later call
+ * carries the bearer token of that sign-in, which the Identity operations pass from step to step.
+ */
 export class SalesPaymentsIdentityApi implements ICredentialType {
 	name = 'salesPaymentsIdentityApi';
 
@@ -20,7 +25,8 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://auth.your-platform.example',
-			description: 'Address of the identity API (sign-in, devices, one-time codes), without a trailing slash',
+			description:
+				'Address of the identity API (sign-in, devices, one-time codes), without a trailing slash. It differs from the Base URL of the data API.',
 		},
 		{
 			displayName: 'Username',
@@ -28,7 +34,8 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			description: 'The login (usually the e-mail address) of the platform account',
+			placeholder: 'e.g. name@email.com',
+			description: 'The login of the platform account, usually its email address',
 		},
 		{
 			displayName: 'Password',
@@ -37,6 +44,7 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			description: 'The password of the platform account',
 		},
 		{
 			displayName: 'Device Fingerprint',
@@ -44,7 +52,9 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			description: 'Identifier of this device, sent as the x-fingerprint-id header on every identity call',
+			placeholder: 'e.g. n8n-production-01',
+			description:
+				'A stable identifier of this n8n instance, sent as the x-fingerprint-id header. Tokens are tied to it, and devices are registered and approved under it.',
 		},
 	];
 
@@ -53,7 +63,10 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 			baseURL: '={{$credentials.identityUrl.replace(/\\/+$/, "")}}',
 			url: '/identity/sign-in',
 			method: 'POST',
-			headers: { 'x-fingerprint-id': '={{$credentials.fingerprint}}' },
+			headers: {
+				'Content-Type': 'application/json',
+				'x-fingerprint-id': '={{$credentials.fingerprint}}',
+			},
 			body: { username: '={{$credentials.username}}', password: '={{$credentials.password}}' },
 		},
 	};

@@ -1,6 +1,7 @@
 import type { ResourceDef } from '../shared/types';
 import { business } from './business';
 import { commission } from './commission';
+import { identity } from './identity';
 import { movement } from './movement';
 import { offer } from './offer';
 import { product } from './product';
@@ -13,6 +14,7 @@ import { withdrawRequest } from './withdrawRequest';
 export const resources: ResourceDef[] = [
 	business,
 	commission,
+	identity,
 	movement,
 	offer,
 	product,

@@ -53,6 +53,8 @@ export interface ApiRequest {
 	explain?: (error: PlatformError) => string | undefined;
 	/** Return the body as sent by the server, without unwrapping the `{statusCode, data}` envelope. */
 	raw?: boolean;
+	/** Secret values that are not in the credential (tokens given as node parameters), scrubbed from errors. */
+	secrets?: string[];
 }
 
 /** What the platform says when it refuses a request (spec part 7). */
@@ -181,14 +183,18 @@ export function platformErrorOf(status: number | undefined, rawBody: unknown): P
 	};
 }
 
-/** Replaces every secret value of the credential found in a text. */
-export function redact(text: string, credentials: ICredentialDataDecryptedObject | undefined): string {
-	if (!credentials) return text;
+/** Replaces every secret value of the credential (and every `extra` secret) found in a text. */
+export function redact(
+	text: string,
+	credentials: ICredentialDataDecryptedObject | undefined,
+	extra: readonly string[] = [],
+): string {
+	const values = ['apiKey', 'apiSecret', 'password', 'accessToken', 'refreshToken'].map((key) => credentials?.[key]);
+	const secrets = [...values, ...extra].filter((v): v is string => typeof v === 'string' && v.length >= 4);
+	// Longest first, so a secret that contains another is replaced whole.
+	secrets.sort((x, y) => y.length - x.length);
 	let out = text;
-	for (const key of ['apiKey', 'apiSecret', 'password', 'accessToken', 'refreshToken']) {
-		const value = credentials[key];
-		if (typeof value === 'string' && value.length >= 4) out = out.split(value).join('[redacted]');
-	}
+	for (const value of secrets) out = out.split(value).join('[redacted]');
 	return out;
 }
 
@@ -218,7 +224,8 @@ function toNodeApiError(
 		});
 	}
 	const platform = platformErrorOf(facts.status, facts.body);
-	platform.message = redact(platform.message, credentials);
+	platform.message = redact(platform.message, credentials, req.secrets);
+	platform.error = redact(platform.error, credentials, req.secrets);
 	const explained = req.explain?.(platform);
 	const label = platform.error ? `${platform.error} (HTTP ${facts.status})` : `HTTP ${facts.status}`;
 	return new NodeApiError(ctx.getNode(), { ...platform } as unknown as JsonObject, {
@@ -300,7 +307,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			facts = networkFacts(error);
 			if (facts.code === undefined) {
 				// Not a network failure: report it without details that could hold request headers.
-				throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? 'Request failed', credentials), {
+				throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? 'Request failed', credentials, req.secrets), {
 					itemIndex: req.itemIndex,
 				});
 			}
@@ -322,7 +329,7 @@ function successData(
 	if (body !== undefined && body !== '' && (typeof body !== 'object' || body === null)) {
 		const error = new NodeApiError(ctx.getNode(), { message: 'Response is not JSON' } as JsonObject, {
 			message: 'The platform returned a response that is not valid JSON',
-			description: `${req.method} ${req.path}: ${redact(String(body).slice(0, 120), credentials)}`,
+			description: `${req.method} ${req.path}: ${redact(String(body).slice(0, 120), credentials, req.secrets)}`,
 			itemIndex: req.itemIndex,
 		});
 		throw Object.assign(error, { fromTransport: true });

@@ -1,0 +1,21 @@
+import type { OperationDef } from '../../shared/types';
+import { accessTokenField, accessTokenFor, codeField, identityRequest, requireCode } from './shared';
+
+export const approveDevice: OperationDef = {
+	value: 'approveDevice',
+	name: 'Approve Device',
+	action: 'Approve this device',
+	description: "Approve the credential's registered device with the code sent when it was registered",
+	properties: [accessTokenField, codeField('The approval code sent to the account when the device was registered')],
+	async execute(i) {
+		const code = requireCode.call(this, i);
+		const accessToken = await accessTokenFor.call(this, i);
+		return await identityRequest.call(this, i, {
+			method: 'PATCH',
+			path: '/identity/devices/approve',
+			accessToken,
+			fingerprint: true,
+			body: { code },
+		});
+	},
+};

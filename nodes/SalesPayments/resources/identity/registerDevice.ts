@@ -1,0 +1,34 @@
+import type { OperationDef } from '../../shared/types';
+import { requireString } from '../../shared/validation';
+import { accessTokenField, accessTokenFor, identityRequest } from './shared';
+
+export const registerDevice: OperationDef = {
+	value: 'registerDevice',
+	name: 'Register Device',
+	action: 'Register this device',
+	description:
+		"Register the credential's device fingerprint under a name; the platform sends a code to approve it with Approve Device",
+	properties: [
+		accessTokenField,
+		{
+			displayName: 'Device Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. n8n production',
+			description: 'Name under which the device is listed on the account',
+		},
+	],
+	async execute(i) {
+		const name = requireString.call(this, 'name', i, 'Device Name');
+		const accessToken = await accessTokenFor.call(this, i);
+		return await identityRequest.call(this, i, {
+			method: 'POST',
+			path: '/identity/devices',
+			accessToken,
+			fingerprint: true,
+			body: { name },
+		});
+	},
+};

@@ -1,0 +1,33 @@
+import type { OperationDef } from '../../shared/types';
+import { accessTokenField, accessTokenFor, identityRequest } from './shared';
+
+/** Request Email OTP and Request SMS OTP differ only in the channel. */
+function requestOtp(channel: 'email' | 'sms', def: Pick<OperationDef, 'value' | 'name' | 'action' | 'description'>): OperationDef {
+	return {
+		...def,
+		properties: [accessTokenField],
+		async execute(i) {
+			const accessToken = await accessTokenFor.call(this, i);
+			return await identityRequest.call(this, i, {
+				method: 'POST',
+				path: `/identity/otps/${channel}`,
+				accessToken,
+				fingerprint: true,
+			});
+		},
+	};
+}
+
+export const requestEmailOtp = requestOtp('email', {
+	value: 'requestEmailOtp',
+	name: 'Request Email OTP',
+	action: 'Request a one-time code by email',
+	description: "Send a one-time code to the account's email address, to use with Validate Account",
+});
+
+export const requestSmsOtp = requestOtp('sms', {
+	value: 'requestSmsOtp',
+	name: 'Request SMS OTP',
+	action: 'Request a one-time code by SMS',
+	description: "Send a one-time code to the account's phone number, to use with Validate Account",
+});

@@ -1,0 +1,14 @@
+import type { OperationDef } from '../../shared/types';
+import { signInWithCredential } from './shared';
+
+export const signIn: OperationDef = {
+	value: 'signIn',
+	name: 'Sign In',
+	action: 'Sign in with the credential',
+	description:
+		'Sign in with the username, password and device fingerprint of the credential and return the token pair. When the account uses two-factor authentication, the observation asks for Verify 2FA and the token is good for that step only.',
+	properties: [],
+	async execute(i) {
+		return await signInWithCredential.call(this, i);
+	},
+};

@@ -1,0 +1,29 @@
+import type { OperationDef } from '../../shared/types';
+import { accessTokenField, accessTokenFor, codeField, identityRequest, requireCode } from './shared';
+
+export const verify2fa: OperationDef = {
+	value: 'verify2fa',
+	name: 'Verify 2FA',
+	action: 'Verify a two-factor code',
+	description: 'Complete a two-factor sign-in with its code and return the full token pair',
+	properties: [
+		{
+			...accessTokenField,
+			description:
+				'Token returned by the Sign In step, usually the expression {{ $json.token }}. Leave empty to sign in with the credential first.',
+		},
+		codeField('The two-factor code sent to the account after sign-in'),
+	],
+	async execute(i) {
+		const code = requireCode.call(this, i);
+		const accessToken = await accessTokenFor.call(this, i, true);
+		// The spec lists Authorization only for this endpoint: no x-fingerprint-id.
+		return await identityRequest.call(this, i, {
+			method: 'POST',
+			path: '/accounts/verify-2fa',
+			accessToken,
+			fingerprint: false,
+			body: { code },
+		});
+	},
+};
