@@ -22,7 +22,7 @@ export const productLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^[^/?#\\s]+$', errorMessage: 'An ID has no spaces, slashes, "?" or "#"' },
+					properties: { regex: '[^/?#\\s]+', errorMessage: 'An ID has no spaces, slashes, "?" or "#"' },
 				},
 			],
 		},

@@ -23,7 +23,7 @@ export const subscriptionLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^[^/?#\\s]+$', errorMessage: 'An ID has no spaces, slashes, "?" or "#"' },
+					properties: { regex: '[^/?#\\s]+', errorMessage: 'An ID has no spaces, slashes, "?" or "#"' },
 				},
 			],
 		},
