@@ -1,10 +1,12 @@
 import { businessSearch } from './business';
+import { customerSearch } from './customer';
 import { productSearch } from './product';
 import { subscriptionSearch } from './subscription';
 
 /** Every "From list" search method of the action node. Add one line per resource file. */
 export const listSearch = {
 	...businessSearch,
+	...customerSearch,
 	...productSearch,
 	...subscriptionSearch,
 };

@@ -1,6 +1,7 @@
 import type { ResourceDef } from '../shared/types';
 import { business } from './business';
 import { commission } from './commission';
+import { customer } from './customer';
 import { identity } from './identity';
 import { movement } from './movement';
 import { offer } from './offer';
@@ -14,6 +15,7 @@ import { withdrawRequest } from './withdrawRequest';
 export const resources: ResourceDef[] = [
 	business,
 	commission,
+	customer,
 	identity,
 	movement,
 	offer,

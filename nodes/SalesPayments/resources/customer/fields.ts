@@ -1,0 +1,241 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { extraFieldsOption, fixedValues, mergeBody } from '../../shared/records';
+import { checkEmail, compact, parseJsonObject } from '../../shared/validation';
+
+/**
+ * Field definitions of the buyer shape (spec part 2, charge request `buyer`), shared by the
+ * customer's Create/Update and the order's Create Charge.
+ */
+
+/** The customer to act on: picked from the business's customers or typed as an ID. */
+export function customerLocator(description: string): INodeProperties {
+	return {
+		displayName: 'Customer',
+		name: 'customerId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchCustomers', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
+			},
+		],
+	};
+}
+
+function addressField(name: string, displayName: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'fixedCollection',
+		placeholder: `Add ${displayName.toLowerCase()}`,
+		default: {},
+		description,
+		options: [
+			{
+				displayName,
+				name: 'values',
+				values: [
+					{ displayName: 'City', name: 'city', type: 'string', default: '' },
+					{ displayName: 'Complement', name: 'complement', type: 'string', default: '', placeholder: 'e.g. Apt 12' },
+					{ displayName: 'Neighborhood', name: 'neighborhood', type: 'string', default: '' },
+					{ displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: 'e.g. 100' },
+					{ displayName: 'State', name: 'state', type: 'string', default: '', placeholder: 'e.g. SP' },
+					{ displayName: 'Street', name: 'street', type: 'string', default: '' },
+					{ displayName: 'Zip Code', name: 'zipCode', type: 'string', default: '', placeholder: 'e.g. 01310-100' },
+				],
+			},
+		],
+	};
+}
+
+export const addressProperty = addressField('address', 'Address', 'Postal address of the person');
+
+export const deliveryAddressProperty = addressField(
+	'deliveryAddress',
+	'Delivery Address',
+	'Where the purchase is delivered, when it differs from the address',
+);
+
+export const documentProperty: INodeProperties = {
+	displayName: 'Document',
+	name: 'document',
+	type: 'fixedCollection',
+	placeholder: 'Add document',
+	default: {},
+	description: 'Identity or tax document of the person',
+	options: [
+		{
+			displayName: 'Document',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Type',
+					name: 'type',
+					type: 'string',
+					default: 'CPF',
+					description:
+						'Document type as the platform names it. CPF is the value the API documents; other types the platform accepts can be typed in.',
+				},
+				{
+					displayName: 'Number',
+					name: 'number',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 12345678909',
+				},
+			],
+		},
+	],
+};
+
+export const phoneProperty: INodeProperties = {
+	displayName: 'Phone',
+	name: 'phone',
+	type: 'fixedCollection',
+	placeholder: 'Add phone',
+	default: {},
+	options: [
+		{
+			displayName: 'Phone',
+			name: 'values',
+			values: [
+				{
+					displayName: 'Area Code',
+					name: 'areaCode',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. +55',
+					description: 'Country calling code',
+				},
+				{
+					displayName: 'DDD',
+					name: 'ddd',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 11',
+					description: 'Regional (long-distance) code',
+				},
+				{
+					displayName: 'Is Mobile',
+					name: 'isMobile',
+					type: 'boolean',
+					default: true,
+					description: 'Whether the number is a mobile phone',
+				},
+				{ displayName: 'Number', name: 'number', type: 'string', default: '', placeholder: 'e.g. 912345678' },
+			],
+		},
+	],
+};
+
+function text(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	if (typeof value !== 'string') return undefined;
+	const t = value.trim();
+	return t === '' ? undefined : t;
+}
+
+function textObject(values: IDataObject, keys: readonly string[]): IDataObject {
+	const out: IDataObject = {};
+	for (const key of keys) out[key] = text(values[key]);
+	return compact(out);
+}
+
+const ADDRESS_KEYS = ['zipCode', 'street', 'complement', 'neighborhood', 'city', 'state', 'number'] as const;
+
+/**
+ * Reads the address, delivery address, document and phone groups found in `fields` (a
+ * collection's value) into the body shape of the platform. Groups left empty are not sent.
+ */
+export function readContactGroups(this: IExecuteFunctions, fields: IDataObject, i: number): IDataObject {
+	const out: IDataObject = {};
+	for (const key of ['address', 'deliveryAddress']) {
+		if (fields[key] === undefined) continue;
+		const address = textObject(fixedValues(fields[key]), ADDRESS_KEYS);
+		if (Object.keys(address).length) out[key] = address;
+	}
+	if (fields.document !== undefined) {
+		const document = textObject(fixedValues(fields.document), ['type', 'number']);
+		if (document.number === undefined && Object.keys(document).length) {
+			throw new NodeOperationError(this.getNode(), 'Document Number is required when a document is given', {
+				itemIndex: i,
+			});
+		}
+		if (document.number !== undefined && document.type === undefined) {
+			throw new NodeOperationError(this.getNode(), 'Document Type is required when a document number is given', {
+				itemIndex: i,
+			});
+		}
+		if (Object.keys(document).length) out.document = document;
+	}
+	if (fields.phone !== undefined) {
+		const values = fixedValues(fields.phone);
+		const phone = textObject(values, ['areaCode', 'ddd', 'number']);
+		if (Object.keys(phone).length) {
+			if (phone.number === undefined) {
+				throw new NodeOperationError(this.getNode(), 'Phone Number is required when a phone is given', {
+					itemIndex: i,
+				});
+			}
+			if (typeof values.isMobile === 'boolean') phone.isMobile = values.isMobile;
+			out.phone = phone;
+		}
+	}
+	return out;
+}
+
+const nameProperty: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	description: 'Full name of the customer',
+};
+
+const emailProperty: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+	description: 'Email address of the customer',
+};
+
+/** Required Name and Email of Create. */
+export const createRequiredProperties: INodeProperties[] = [
+	{ ...nameProperty, required: true },
+	{ ...emailProperty, required: true },
+];
+
+/** Optional customer fields, as collection options sorted by display name. */
+export function customerOptions(withNameAndEmail: boolean): INodeProperties[] {
+	const options = [addressProperty, documentProperty, extraFieldsOption('customer'), phoneProperty];
+	if (withNameAndEmail) options.push(nameProperty, emailProperty);
+	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+/**
+ * The customer body from a collection's value (plus Name/Email read by the caller): the buyer
+ * shape of the charge request, with the JSON pass-through merged under it.
+ */
+export function readCustomerBody(this: IExecuteFunctions, fields: IDataObject, i: number): IDataObject {
+	const extra = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+	const base: IDataObject = {};
+	if (text(fields.name) !== undefined) base.name = text(fields.name);
+	if (fields.email !== undefined && fields.email !== '') base.email = checkEmail.call(this, fields.email, i, 'Email');
+	Object.assign(base, readContactGroups.call(this, fields, i));
+	return mergeBody(extra, base);
+}

@@ -1,0 +1,66 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/**
+ * Helpers for single-record answers and request bodies whose exact shape the spec leaves open
+ * ("not shown"): read tolerantly, send only what the user set.
+ */
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The record of a single-record answer: `data[key]` when the platform wraps it (e.g.
+ * `{ customer: {...} }`), otherwise the data as returned.
+ */
+export function recordOf(data: IDataObject, key: string): IDataObject {
+	const inner = data[key];
+	return isPlainObject(inner) ? inner : data;
+}
+
+/** The answer of an operation whose success body is not documented; an empty one becomes `fallback`. */
+export function resultOr(data: IDataObject, fallback: IDataObject): IDataObject {
+	return Object.keys(data).length ? data : fallback;
+}
+
+/** Values of a single-value fixedCollection (`{ values: {...} }`), or `{}` when it is not set. */
+export function fixedValues(param: unknown, group = 'values'): IDataObject {
+	const inner = isPlainObject(param) ? param[group] : undefined;
+	return isPlainObject(inner) ? inner : {};
+}
+
+/** Entries of a multiple-value fixedCollection (`{ item: [...] }`), or `[]`. */
+export function fixedList(param: unknown, group: string): IDataObject[] {
+	const inner = isPlainObject(param) ? param[group] : undefined;
+	return Array.isArray(inner) ? (inner.filter(isPlainObject) as IDataObject[]) : [];
+}
+
+/** Sets `body.a.b.c = value`, creating the objects on the way. */
+export function setPath(body: IDataObject, path: readonly string[], value: unknown): void {
+	let target = body;
+	for (const key of path.slice(0, -1)) {
+		if (!isPlainObject(target[key])) target[key] = {};
+		target = target[key] as IDataObject;
+	}
+	target[path[path.length - 1]] = value as IDataObject[string];
+}
+
+/** Merges `extra` under `base`: the fields set one by one win over the same keys of a JSON pass-through, objects merge. */
+export function mergeBody(extra: IDataObject, base: IDataObject): IDataObject {
+	const out: IDataObject = { ...extra };
+	for (const [key, value] of Object.entries(base)) {
+		out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeBody(out[key] as IDataObject, value) : value;
+	}
+	return out;
+}
+
+/** A JSON pass-through option for fields of the platform that the node does not list. */
+export function extraFieldsOption(what: string): INodeProperties {
+	return {
+		displayName: 'Extra Fields (JSON)',
+		name: 'extraFields',
+		type: 'json',
+		default: '{}',
+		description: `Further fields of the ${what} the platform accepts, as a JSON object. Sent as given; the fields set above win over the same keys.`,
+	};
+}
