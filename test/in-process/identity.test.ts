@@ -1,8 +1,9 @@
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import type { CredentialValues, NodeSpec, RunResult } from '../harness/n8n';
-import { runNodes } from '../harness/n8n';
+import { loadPackage, runNodes } from '../harness/n8n';
 import { useSimulator } from '../helpers/sim';
 import type { RecordedRequest } from '../simulator/core';
 import type { IdentityTestUser } from '../simulator/routes/identity';
@@ -382,6 +383,39 @@ describe('Identity: plain account', () => {
 		const result = await runNodes([node('Sign In', 'signIn')], { credentials: credentials(sim(), PLAIN_USER, overrides) });
 		expect(result.error?.message).toContain(message);
 		expect(sim().apiRequests).toEqual([]);
+	});
+
+	it("the credential's test request (resolved by n8n's expression engine) signs in against the simulator", async () => {
+		const { nodeTypes, credentialTypes } = await loadPackage();
+		const test = credentialTypes.salesPaymentsIdentityApi.test;
+		expect(test).toBeDefined();
+		// A trailing slash in the Identity URL is tolerated.
+		const values = credentials(sim(), PLAIN_USER, { identityUrl: `${identityUrl(sim())}/` }).salesPaymentsIdentityApi;
+		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes });
+		const resolve = (value: unknown): unknown => {
+			if (typeof value === 'string') {
+				return workflow.expression.getParameterValue(value, null, 0, 0, 'test', [], 'internal', {
+					$credentials: values,
+				} as never);
+			}
+			if (value && typeof value === 'object') {
+				return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+			}
+			return value;
+		};
+		const request = resolve(test!.request) as { baseURL: string; url: string; method: string; headers: IDataObject; body: IDataObject };
+		const response = await axios.request({
+			baseURL: request.baseURL,
+			url: request.url,
+			method: request.method,
+			headers: request.headers as Record<string, string>,
+			data: request.body,
+			validateStatus: () => true,
+		});
+		expect(response.status).toBeLessThan(300);
+		expect(response.data.data.authenticationType).toBe('Bearer');
+		const [req] = sim().apiRequests;
+		signInRequest(req, PLAIN_USER);
 	});
 
 	it('the simulator answers 400 Invalid param: [x-fingerprint-id] without the header, 401 without a token', async () => {
