@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import type { CredentialValues, NodeSpec, RunResult } from '../harness/n8n';
-import { loadPackage, runNodes } from '../harness/n8n';
+import { ACTION_TYPE, loadPackage, runNodes } from '../harness/n8n';
 import { useSimulator } from '../helpers/sim';
 import type { RecordedRequest } from '../simulator/core';
 import type { IdentityTestUser } from '../simulator/routes/identity';
@@ -13,6 +13,7 @@ import {
 	lastCode,
 	outbox,
 	PLAIN_USER,
+	REFRESH_TOKEN_TTL_MS,
 	TWO_FACTOR_TOKEN_TTL_MS,
 	TWO_FACTOR_USER,
 } from '../simulator/routes/identity';
@@ -321,6 +322,32 @@ describe('Identity: plain account', () => {
 		expect(json(renewed, 'Email OTP')).toEqual([{ otpHasBeenSentToEmail: true }]);
 		// A pasted "Bearer " prefix is not sent twice.
 		expectHeaders(sim().apiRequests[0], { token, refresh: refreshToken, fingerprint: true, json: false });
+	});
+
+	it('an expired refresh token is refused, and the error names neither token', async () => {
+		const signIn = await runNodes([node('Sign In', 'signIn')], { credentials: creds() });
+		const { token, refreshToken } = signIn.items[0].json as { token: string; refreshToken: string };
+		sim().state.clock.advance(REFRESH_TOKEN_TTL_MS + 1_000);
+		const result = await runNodes([node('Refresh Token', 'refreshToken', { accessToken: token, refreshToken })], {
+			credentials: creds(),
+		});
+		expect(result.error?.message).toBe('Refresh token expired');
+		expect(result.error?.httpCode).toBe('401');
+		expect(result.error?.description).toContain('Sign in again');
+		expectNoSecrets(result.error, [token, refreshToken, PLAIN_USER.password]);
+	});
+
+	it('keeps the password and every token field password-typed in the editor', async () => {
+		const { nodeTypes, credentialTypes } = await loadPackage();
+		const description = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1).description;
+		const secretFields = description.properties.filter(
+			(p) => p.displayOptions?.show?.resource?.includes('identity') && /token/i.test(p.name),
+		);
+		// Access Token on the seven operations after sign-in, and Refresh Token.
+		expect(secretFields.map((p) => p.name).sort()).toEqual([...Array(7).fill('accessToken'), 'refreshToken']);
+		for (const field of secretFields) expect(field.typeOptions?.password).toBe(true);
+		const password = credentialTypes.salesPaymentsIdentityApi.properties.find((p) => p.name === 'password');
+		expect(password?.typeOptions?.password).toBe(true);
 	});
 
 	it('a wrong password is a 401 that names neither the password nor a token', async () => {
