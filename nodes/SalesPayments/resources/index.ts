@@ -5,6 +5,7 @@ import { customer } from './customer';
 import { identity } from './identity';
 import { movement } from './movement';
 import { offer } from './offer';
+import { order } from './order';
 import { product } from './product';
 import { refund } from './refund';
 import { sale } from './sale';
@@ -19,6 +20,7 @@ export const resources: ResourceDef[] = [
 	identity,
 	movement,
 	offer,
+	order,
 	product,
 	refund,
 	sale,

@@ -1,0 +1,294 @@
+import { runNode } from '../harness/n8n';
+import { expectAuth, jsonOf } from '../helpers/reads';
+import { dataCredentials, useSimulator } from '../helpers/sim';
+import type { JsonObject } from '../simulator/core';
+import { orderView } from '../simulator/routes/orders';
+
+const sim = useSimulator();
+
+beforeEach(() => sim().clearRequests());
+
+async function run(operation: string, parameters: Record<string, unknown>, overrides: Record<string, string> = {}) {
+	return await runNode(
+		{ parameters: { resource: 'order', operation, ...parameters } as never },
+		{ credentials: dataCredentials(sim(), overrides) },
+	);
+}
+
+function ordersOfPrimary(): JsonObject[] {
+	return sim().state.col('orders').filter((o) => o.businessId === sim().credentials.businessId);
+}
+
+/** A complete charge as a user would fill it in. */
+function chargeParameters(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+	return {
+		buyerName: 'Lucas Ferreira',
+		buyerEmail: 'lucas.ferreira@mail.example',
+		buyerDetails: {
+			document: { values: { type: 'CPF', number: '52998224725' } },
+			phone: { values: { areaCode: '+55', ddd: '21', number: '998877665', isMobile: true } },
+			address: {
+				values: {
+					zipCode: '20040-002',
+					street: 'Rua da Assembleia',
+					number: '10',
+					complement: 'Sala 501',
+					neighborhood: 'Centro',
+					city: 'Rio de Janeiro',
+					state: 'RJ',
+				},
+			},
+		},
+		items: {
+			item: [
+				{
+					name: 'Sourdough Masterclass',
+					quantity: 2,
+					priceInCents: 4990,
+					externalReferenceId: 'sku-77',
+					description: 'Two seats',
+					commissionedParticipants: {
+						participant: [{ commissionedId: 'aff-1', commissionedValueInCents: 500, commissionedPercentage: 10 }],
+					},
+				},
+			],
+		},
+		payments: {
+			payment: [
+				{
+					method: 'credit_card',
+					numberInstallments: 3,
+					valueInCents: 9980,
+					creditCard: {
+						values: {
+							token: 'tok_card_1a2b3c',
+							flag: 'visa',
+							last4Numbers: '4242',
+							expiresAtMonth: 12,
+							expiresAtYear: 2031,
+							holderName: 'LUCAS FERREIRA',
+						},
+					},
+				},
+			],
+		},
+		metadata: { entry: [{ key: 'campaign', value: 'spring' }] },
+		...overrides,
+	};
+}
+
+describe('Order: Create Charge', () => {
+	it('sends KEYS only with the business in the body, creates a pending order and emits order.created', async () => {
+		const before = ordersOfPrimary().length;
+		const events = sim().state.events.length;
+		const { items, error } = await run('createCharge', chargeParameters());
+		expect(error).toBeUndefined();
+		const [req, ...more] = sim().apiRequests;
+		expect(more).toHaveLength(0);
+		expect(req.method).toBe('POST');
+		expect(req.path).toBe('/orders/create-charge');
+		expect(req.query).toEqual({});
+		expectAuth(sim(), req, 'keys');
+		expect(req.body).toEqual({
+			businessId: sim().credentials.businessId,
+			buyer: {
+				name: 'Lucas Ferreira',
+				email: 'lucas.ferreira@mail.example',
+				address: {
+					zipCode: '20040-002',
+					street: 'Rua da Assembleia',
+					complement: 'Sala 501',
+					neighborhood: 'Centro',
+					city: 'Rio de Janeiro',
+					state: 'RJ',
+					number: '10',
+				},
+				document: { type: 'CPF', number: '52998224725' },
+				phone: { areaCode: '+55', ddd: '21', number: '998877665', isMobile: true },
+			},
+			items: [
+				{
+					name: 'Sourdough Masterclass',
+					quantity: 2,
+					priceInCents: 4990,
+					externalReferenceId: 'sku-77',
+					description: 'Two seats',
+					commissionedParticipants: [
+						{ commissionedId: 'aff-1', commissionedValueInCents: 500, commissionedPercentage: 10 },
+					],
+				},
+			],
+			metadata: [{ key: 'campaign', value: 'spring' }],
+			payments: [
+				{
+					method: 'credit_card',
+					numberInstallments: 3,
+					valueInCents: 9980,
+					creditCard: {
+						token: 'tok_card_1a2b3c',
+						flag: 'visa',
+						last4Numbers: '4242',
+						expiresAtMonth: 12,
+						expiresAtYear: 2031,
+						holderName: 'LUCAS FERREIRA',
+					},
+				},
+			],
+		});
+		expect(req.status).toBe(201);
+		const orders = ordersOfPrimary();
+		expect(orders).toHaveLength(before + 1);
+		const order = orders[orders.length - 1];
+		expect(jsonOf(items)).toEqual([{ orderId: order.id }]);
+		expect(order).toMatchObject({ businessId: sim().credentials.businessId, status: 'pending', paidAt: null });
+		expect(order.statusHistory).toEqual([{ status: 'pending', date: order.date }]);
+		expect(JSON.stringify(order)).not.toContain('tok_card_1a2b3c');
+		const emitted = sim().state.events.slice(events);
+		expect(emitted.map((e) => [e.kind, e.businessId, e.data.id])).toEqual([
+			['order.created', sim().credentials.businessId, order.id],
+		]);
+	});
+
+	it('a Business ID given on the node goes into the body instead of the credential one', async () => {
+		const second = sim().state.accounts[0].businessIds[1];
+		const { items, error } = await run(
+			'createCharge',
+			chargeParameters({ businessId: second, buyerDetails: {}, metadata: {}, payments: { payment: [{ method: 'pix', valueInCents: 9980 }] } }),
+		);
+		expect(error).toBeUndefined();
+		const [req] = sim().apiRequests;
+		expect(req.body).toMatchObject({ businessId: second, payments: [{ method: 'pix', numberInstallments: 1, valueInCents: 9980 }] });
+		expect((req.body as JsonObject).metadata).toBeUndefined();
+		expectAuth(sim(), req, 'keys');
+		const order = sim().state.col('orders').find((o) => o.id === items[0].json.orderId);
+		expect(order?.businessId).toBe(second);
+	});
+
+	it('is not retried when the answer is lost after the platform processed it', async () => {
+		const before = ordersOfPrimary().length;
+		sim().addFault({ kind: 'status', status: 503, path: '/orders/create-charge', afterProcessing: true, times: 1 });
+		const { error } = await run('createCharge', chargeParameters());
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('503');
+		expect(sim().apiRequests).toHaveLength(1);
+		expect(ordersOfPrimary()).toHaveLength(before + 1);
+	});
+
+	it.each([
+		['buyerEmail', { buyerEmail: 'lucas@' }, 'Buyer Email must be a valid email address'],
+		['buyerName', { buyerName: '   ' }, 'Buyer Name is required'],
+		['no items', { items: {} }, 'Items: add at least one item'],
+		['no payments', { payments: { payment: [] } }, 'Payments: add at least one payment'],
+		[
+			'negative price',
+			{ items: { item: [{ name: 'X', quantity: 1, priceInCents: -5 }] } },
+			'Items 1: Price in Cents must be a whole, non-negative number of cents',
+		],
+		[
+			'fractional payment',
+			{ payments: { payment: [{ method: 'pix', valueInCents: 99.5 }] } },
+			'Payments 1: Value in Cents must be a whole, non-negative number of cents',
+		],
+		[
+			'card without token',
+			{ payments: { payment: [{ method: 'credit_card', valueInCents: 100, creditCard: { values: { flag: 'visa', expiresAtMonth: 1, expiresAtYear: 2030 } } }] } },
+			'Payments 1: Credit Card Token is required when a card is given',
+		],
+		['item without name', { items: { item: [{ quantity: 1, priceInCents: 100 }] } }, 'Items 1: Name is required'],
+		['bad JSON', { additionalFields: { extraFields: '[1,2]' } }, 'Extra Fields (JSON) must be a JSON object'],
+	])('bad input (%s) is refused naming the field, before any request', async (_case, overrides, message) => {
+		const { error } = await run('createCharge', chargeParameters(overrides));
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toContain(message);
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('without a Business ID anywhere it is refused before any request', async () => {
+		const { error } = await run('createCharge', chargeParameters(), { businessId: '' });
+		expect(error?.message).toBe('Business ID is required: set it here or in the credential');
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('a business of another account is refused by the platform with 403, explained', async () => {
+		const foreign = sim().state.accounts[1].businessIds[0];
+		const { error } = await run('createCharge', chargeParameters({ businessId: foreign }));
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('403');
+		expect(error?.message).toBe('Forbidden resource');
+		expect(error?.description).toContain('may not charge for this business');
+	});
+
+	it('describes itself so that an AI agent cannot mistake it for a simulation', async () => {
+		const { loadPackage, ACTION_TYPE } = await import('../harness/n8n');
+		const { nodeTypes } = await loadPackage();
+		const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1);
+		const operation = type.description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('order'),
+		);
+		const option = (operation?.options as Array<{ value: string; action?: string; description?: string }>).find(
+			(o) => o.value === 'createCharge',
+		);
+		expect(option?.action).toMatch(/charge a buyer/i);
+		expect(option?.description).toContain('Charge the buyer: creates an order and collects payment. Not a simulation.');
+	});
+});
+
+describe('Order: Get', () => {
+	it('sends KEYS+BIZ and returns the simplified order', async () => {
+		const order = ordersOfPrimary()[0];
+		const { items, error } = await run('get', { orderId: order.id });
+		expect(error).toBeUndefined();
+		const [req] = sim().apiRequests;
+		expect(req.method).toBe('GET');
+		expect(req.path).toBe(`/orders/${String(order.id)}`);
+		expectAuth(sim(), req, 'keys+biz');
+		const view = orderView(order);
+		expect(jsonOf(items)).toEqual([
+			{
+				id: view.id,
+				status: view.status,
+				date: view.date,
+				paidAt: view.paidAt,
+				orderBuyer: view.orderBuyer,
+				items: view.items,
+				payments: view.payments,
+			},
+		]);
+	});
+
+	it('with Simplify off returns the whole order, and reads back a charge just created', async () => {
+		const created = await run('createCharge', chargeParameters());
+		const orderId = created.items[0].json.orderId;
+		sim().clearRequests();
+		const { items, error } = await run('get', { orderId, simplify: false });
+		expect(error).toBeUndefined();
+		const order = sim().state.col('orders').find((o) => o.id === orderId)!;
+		expect(jsonOf(items)).toEqual([orderView(order)]);
+		expect(items[0].json).toMatchObject({
+			status: 'pending',
+			orderBuyer: { email: 'lucas.ferreira@mail.example' },
+			payments: [{ method: 'credit_card', valueInCents: 9980, creditCard: { last4Numbers: '4242', flag: 'visa' } }],
+		});
+		expect(items[0].json.statusHistory).toEqual([{ status: 'pending', date: order.date }]);
+	});
+
+	it('an order of another business is not found (404, explained)', async () => {
+		const other = sim().state.col('orders').find((o) => o.businessId !== sim().credentials.businessId)!;
+		const { error } = await run('get', { orderId: other.id });
+		expect(error?.httpCode).toBe('404');
+		expect(error?.message).toBe('Order not found');
+		expect(error?.description).toContain('No order with this ID exists');
+	});
+
+	it('a malformed Order ID is refused before any request', async () => {
+		const { error } = await run('get', { orderId: 'a b' });
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toBe('Order ID "a b" is not a valid ID');
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+});
+
+test('seeded orders exist for the primary business and another one', () => {
+	expect(ordersOfPrimary().length).toBeGreaterThan(0);
+	expect(sim().state.col('orders').some((o) => o.businessId !== sim().credentials.businessId)).toBe(true);
+});
