@@ -1,5 +1,6 @@
 import { businessSearch } from './business';
 import { customerSearch } from './customer';
+import { paymentLinkSearch } from './paymentLink';
 import { productSearch } from './product';
 import { subscriptionSearch } from './subscription';
 
@@ -7,6 +8,7 @@ import { subscriptionSearch } from './subscription';
 export const listSearch = {
 	...businessSearch,
 	...customerSearch,
+	...paymentLinkSearch,
 	...productSearch,
 	...subscriptionSearch,
 };

@@ -6,6 +6,7 @@ import { identity } from './identity';
 import { movement } from './movement';
 import { offer } from './offer';
 import { order } from './order';
+import { paymentLink } from './paymentLink';
 import { product } from './product';
 import { refund } from './refund';
 import { sale } from './sale';
@@ -21,6 +22,7 @@ export const resources: ResourceDef[] = [
 	movement,
 	offer,
 	order,
+	paymentLink,
 	product,
 	refund,
 	sale,

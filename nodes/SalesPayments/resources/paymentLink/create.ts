@@ -1,0 +1,33 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationDef } from '../../shared/types';
+import { apiRequest } from '../../shared/transport';
+import { recordOf } from '../../shared/records';
+import { checkCents, requireString } from '../../shared/validation';
+import { createOptions, createRequiredProperties, readLinkBody } from './fields';
+
+export const create: OperationDef = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create a payment link',
+	description: 'Create a payment link of the business, with its checkout, payment and redirect settings',
+	properties: [
+		...createRequiredProperties,
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add field',
+			default: {},
+			options: createOptions,
+		},
+	],
+	async execute(i) {
+		const name = requireString.call(this, 'name', i, 'Name');
+		const valueInCents = checkCents.call(this, this.getNodeParameter('valueInCents', i, undefined), i, 'Value in Cents');
+		const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+		const body = { ...readLinkBody.call(this, fields, i, 'create'), name, valueInCents };
+		const data = await apiRequest.call(this, { method: 'POST', path: '/payment-links', body, business: true, itemIndex: i });
+		return recordOf(data, 'paymentLink');
+	},
+};

@@ -1,0 +1,19 @@
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many payment links',
+	description: 'List the payment links of the business',
+	properties: [...listProperties],
+	async execute(i) {
+		const { items } = await listAll.call(this, i, {
+			method: 'GET',
+			path: '/payment-links/list',
+			business: true,
+			itemsKey: 'paymentLinks',
+		});
+		return items;
+	},
+};
