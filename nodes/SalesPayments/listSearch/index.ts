@@ -1,6 +1,7 @@
 import { businessSearch } from './business';
 import { customerSearch } from './customer';
 import { paymentLinkSearch } from './paymentLink';
+import { pixelSearch } from './pixel';
 import { productSearch } from './product';
 import { subscriptionSearch } from './subscription';
 
@@ -9,6 +10,7 @@ export const listSearch = {
 	...businessSearch,
 	...customerSearch,
 	...paymentLinkSearch,
+	...pixelSearch,
 	...productSearch,
 	...subscriptionSearch,
 };

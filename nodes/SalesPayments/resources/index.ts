@@ -7,6 +7,7 @@ import { movement } from './movement';
 import { offer } from './offer';
 import { order } from './order';
 import { paymentLink } from './paymentLink';
+import { pixel } from './pixel';
 import { product } from './product';
 import { refund } from './refund';
 import { sale } from './sale';
@@ -23,6 +24,7 @@ export const resources: ResourceDef[] = [
 	offer,
 	order,
 	paymentLink,
+	pixel,
 	product,
 	refund,
 	sale,

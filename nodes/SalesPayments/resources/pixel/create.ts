@@ -1,0 +1,39 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationDef } from '../../shared/types';
+import { apiRequest } from '../../shared/transport';
+import { recordOf } from '../../shared/records';
+import { requireString } from '../../shared/validation';
+import { extraOption, nameProperty, platformProperty, readPixelBody, trackingIdProperty } from './fields';
+
+export const create: OperationDef = {
+	value: 'create',
+	name: 'Create',
+	action: 'Create a pixel',
+	description: 'Create a Google or Meta tracking pixel linked to the business',
+	properties: [
+		{ ...platformProperty, required: true },
+		{ ...nameProperty, required: true },
+		{ ...trackingIdProperty, required: true },
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add field',
+			default: {},
+			options: [extraOption],
+		},
+	],
+	async execute(i) {
+		const values: IDataObject = {
+			platform: this.getNodeParameter('platform', i),
+			name: requireString.call(this, 'name', i, 'Name'),
+			platformPixelId: requireString.call(this, 'platformPixelId', i, 'Platform Pixel ID'),
+			...(this.getNodeParameter('additionalFields', i, {}) as IDataObject),
+		};
+		const body = readPixelBody.call(this, values, i);
+		// Headers not shown in the spec: business-id is sent, since pixels are linked to an account's business.
+		const data = await apiRequest.call(this, { method: 'POST', path: '/pixels', body, business: true, itemIndex: i });
+		return recordOf(data, 'pixel');
+	},
+};

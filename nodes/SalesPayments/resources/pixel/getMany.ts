@@ -1,0 +1,16 @@
+import type { OperationDef } from '../../shared/types';
+import { listAll, listProperties } from '../../shared/pagination';
+
+export const getMany: OperationDef = {
+	value: 'getMany',
+	name: 'Get Many',
+	action: 'Get many pixels',
+	description: 'List the tracking pixels of the business',
+	properties: [...listProperties],
+	async execute(i) {
+		// Query and answer not shown: paged like the other lists; records read from `docs`,
+		// `pixels` or the first list in the answer.
+		const { items } = await listAll.call(this, i, { method: 'GET', path: '/pixels/list', business: true });
+		return items;
+	},
+};
