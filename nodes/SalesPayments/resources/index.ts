@@ -12,6 +12,7 @@ import { product } from './product';
 import { refund } from './refund';
 import { sale } from './sale';
 import { subscription } from './subscription';
+import { voucher } from './voucher';
 import { withdrawRequest } from './withdrawRequest';
 
 /** Every resource of the action node, in the order the editor lists them. Add a resource here. */
@@ -29,5 +30,6 @@ export const resources: ResourceDef[] = [
 	refund,
 	sale,
 	subscription,
+	voucher,
 	withdrawRequest,
 ];

@@ -1,0 +1,58 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { PlatformError } from '../../shared/transport';
+import { extraFieldsOption } from '../../shared/records';
+
+/**
+ * Voucher request and response bodies and headers are not shown in the spec (4.10). Vouchers
+ * belong to a business, so business-id is sent; redeem and cancel pass optional JSON through.
+ */
+
+export const voucherIdProperty: INodeProperties = {
+	displayName: 'Voucher ID',
+	name: 'voucherId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
+	description: 'ID of the voucher (Get by Code returns it)',
+};
+
+export const additionalFieldsProperty: INodeProperties = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add field',
+	default: {},
+	options: [extraFieldsOption('request')],
+};
+
+function notFound(error: PlatformError): string | undefined {
+	return error.statusCode === 404 ? 'No voucher with this ID exists in the credential\'s business.' : undefined;
+}
+
+/** Plain words for a refused redemption (spec part 3: a redeemed voucher cannot be used again). */
+export function explainRedeem(error: PlatformError): string | undefined {
+	if (/already|redeemed|\bused\b/i.test(error.message)) {
+		return 'This voucher has already been redeemed; a voucher can be redeemed only once. Nothing was redeemed now.';
+	}
+	if (/expired/i.test(error.message)) return 'This voucher has expired and can no longer be redeemed.';
+	if (error.statusCode === 409 || error.statusCode === 422) {
+		return 'The platform refused to redeem this voucher in its current state; nothing was redeemed.';
+	}
+	return notFound(error);
+}
+
+/** Plain words for a refused cancellation (spec part 3: only within 15 minutes of the redemption). */
+export function explainCancelRedeem(error: PlatformError): string | undefined {
+	if (/not (been )?redeemed|no redemption/i.test(error.message)) {
+		return 'This voucher is not redeemed, so there is no redemption to cancel.';
+	}
+	if (/15|minute|window|expired|too late|time/i.test(error.message)) {
+		return 'The redemption can no longer be cancelled: the platform allows cancelling only within 15 minutes after the redemption. The voucher stays redeemed.';
+	}
+	if (error.statusCode === 409 || error.statusCode === 422) {
+		return 'The platform refused to cancel this redemption (cancelling is allowed only within 15 minutes after it); the voucher stays redeemed.';
+	}
+	return notFound(error);
+}
