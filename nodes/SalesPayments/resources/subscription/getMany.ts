@@ -8,7 +8,7 @@ import { simplifySubscription } from './fields';
 
 const filterFields = [
 	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
-	filter.text('name', 'Name', 'Only subscriptions with this name'),
+	filter.text('name', 'Name', 'Only subscriptions whose name matches this text'),
 	filter.date('initialDate', 'Initial Date', 'Only subscriptions created at or after this moment'),
 	filter.date('endDate', 'End Date', 'Only subscriptions created at or before this moment'),
 	filter.option(
@@ -45,7 +45,12 @@ const filterFields = [
 		'Only subscriptions paid with this method',
 	),
 	filter.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
-	filter.text('field', 'Field', 'Sent unchanged as the filter\'s "field" property'),
+	filter.text(
+		'field',
+		'Field',
+		'Value of the platform\'s "field" filter, sent unchanged (the platform does not document its values)',
+		'e.g. createdAt',
+	),
 ];
 
 const sortFields = [
