@@ -4,6 +4,7 @@ import { paymentLinkSearch } from './paymentLink';
 import { pixelSearch } from './pixel';
 import { productSearch } from './product';
 import { subscriptionSearch } from './subscription';
+import { webhookSearch } from './webhook';
 
 /** Every "From list" search method of the action node. Add one line per resource file. */
 export const listSearch = {
@@ -13,4 +14,5 @@ export const listSearch = {
 	...pixelSearch,
 	...productSearch,
 	...subscriptionSearch,
+	...webhookSearch,
 };

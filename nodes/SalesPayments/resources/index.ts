@@ -13,6 +13,7 @@ import { refund } from './refund';
 import { sale } from './sale';
 import { subscription } from './subscription';
 import { voucher } from './voucher';
+import { webhook } from './webhook';
 import { withdrawRequest } from './withdrawRequest';
 
 /** Every resource of the action node, in the order the editor lists them. Add a resource here. */
@@ -31,5 +32,6 @@ export const resources: ResourceDef[] = [
 	sale,
 	subscription,
 	voucher,
+	webhook,
 	withdrawRequest,
 ];

@@ -1,0 +1,57 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * The ten event values a webhook can subscribe to (spec part 6, "Registrable event values"),
+ * shared by the Webhook resource and the trigger node. Sorted by name, as the editor lists them.
+ */
+export const WEBHOOK_EVENT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Order Canceled', value: 'order.canceled', description: 'An order was canceled' },
+	{ name: 'Order Chargeback', value: 'order.chargeback', description: 'A chargeback was received for an order' },
+	{ name: 'Order Created', value: 'order.created', description: 'An order was created' },
+	{ name: 'Order Paid', value: 'order.paid', description: 'An order was fully paid' },
+	{ name: 'Order Partially Paid', value: 'order.partiallyPaid', description: 'An order was partially paid' },
+	{ name: 'Order Refunded', value: 'order.refunded', description: 'An order was refunded' },
+	{ name: 'Order Updated', value: 'order.updated', description: 'An order was updated' },
+	{ name: 'Subscription Activated', value: 'subscription.activated', description: 'A subscription was activated' },
+	{ name: 'Subscription Created', value: 'subscription.created', description: 'A subscription was created' },
+	{ name: 'Subscription Updated', value: 'subscription.updated', description: 'A subscription was updated' },
+];
+
+export const WEBHOOK_EVENTS: readonly string[] = WEBHOOK_EVENT_OPTIONS.map((o) => String(o.value));
+
+/** Webhook statuses (spec part 3). */
+export const WEBHOOK_STATUSES = ['active', 'inactive', 'unavailable'] as const;
+
+/**
+ * Catalogue kinds (spec part 6, "Event kinds of the event catalogue") that name the same thing
+ * as a registrable value. Kinds without an obvious registrable twin (payments, recurrences,
+ * subscription.canceled ...) are kept as delivered.
+ */
+const CATALOGUE_TO_REGISTRABLE: Record<string, string> = {
+	ORDER_CREATED: 'order.created',
+	ORDER_UPDATED: 'order.updated',
+	ORDER_PAID: 'order.paid',
+	ORDER_PARTIALLY_PAID: 'order.partiallyPaid',
+	ORDER_CANCELED: 'order.canceled',
+	ORDER_CANCELLED: 'order.canceled',
+	ORDER_REFUNDED: 'order.refunded',
+	ORDER_CHARGEDBACK: 'order.chargeback',
+	ORDER_CHARGEBACK: 'order.chargeback',
+};
+
+/**
+ * Turns the event kind of a delivery into the registrable value it stands for:
+ * `ORDER_PAID` -> `order.paid`, `Order.PartiallyPaid` -> `order.partiallyPaid`,
+ * `order.chargedback` -> `order.chargeback`. Unknown kinds come back trimmed, unchanged.
+ */
+export function normalizeEventKind(kind: string): string {
+	const text = kind.trim();
+	const upper = text.toUpperCase();
+	if (CATALOGUE_TO_REGISTRABLE[upper]) return CATALOGUE_TO_REGISTRABLE[upper];
+	const dotted = upper.replace(/[._\s-]+/g, '');
+	for (const [catalogue, value] of Object.entries(CATALOGUE_TO_REGISTRABLE)) {
+		if (catalogue.replace(/_/g, '') === dotted) return value;
+	}
+	const registrable = WEBHOOK_EVENTS.find((value) => value.toLowerCase() === text.toLowerCase());
+	return registrable ?? text;
+}
