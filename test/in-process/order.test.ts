@@ -164,6 +164,34 @@ describe('Order: Create Charge', () => {
 		expect(order?.businessId).toBe(second);
 	});
 
+	it('the buyer can be an existing customer picked with the Customer locator', async () => {
+		const customer = sim().state.col('customers').find((c) => c._businessId === sim().credentials.businessId)!;
+		const { items, error } = await run(
+			'createCharge',
+			chargeParameters({ buyerDetails: { customerId: { __rl: true, mode: 'list', value: customer.id } } }),
+		);
+		expect(error).toBeUndefined();
+		expect((sim().apiRequests[0].body as JsonObject).buyer).toEqual({
+			customerId: customer.id,
+			name: 'Lucas Ferreira',
+			email: 'lucas.ferreira@mail.example',
+		});
+		const order = sim().state.col('orders').find((o) => o.id === items[0].json.orderId)!;
+		expect((order.orderBuyer as JsonObject).customerId).toBe(customer.id);
+	});
+
+	it('an unknown buyer customer is refused by the platform (400), explained', async () => {
+		const before = ordersOfPrimary().length;
+		const { error } = await run(
+			'createCharge',
+			chargeParameters({ buyerDetails: { customerId: { __rl: true, mode: 'id', value: '00000000-0000-4000-8000-00000000abcd' } } }),
+		);
+		expect(error?.httpCode).toBe('400');
+		expect(error?.message).toBe('Invalid param: [buyer.customerId]');
+		expect(error?.description).toContain('The platform refused the charge request; no order was created.');
+		expect(ordersOfPrimary()).toHaveLength(before);
+	});
+
 	it('is not retried when the answer is lost after the platform processed it', async () => {
 		const before = ordersOfPrimary().length;
 		sim().addFault({ kind: 'status', status: 503, path: '/orders/create-charge', afterProcessing: true, times: 1 });

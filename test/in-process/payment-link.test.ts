@@ -209,6 +209,18 @@ describe('Payment Link: Get, Publish, Unpublish, Delete', () => {
 		expectAuth(sim(), b, 'keys+biz');
 	});
 
+	it('Publish, which sets a state, is repeated when its answer is lost', async () => {
+		const link = freshLink(11);
+		sim().addFault({ kind: 'status', status: 503, path: '/payment-links/publish/', afterProcessing: true, times: 1 });
+		const { items, error } = await run('publish', { paymentLinkId: byId(link.id) });
+		expect(error).toBeUndefined();
+		expect(sim().apiRequests.map((r) => [r.path, r.status])).toEqual([
+			[`/payment-links/publish/${String(link.id)}`, 503],
+			[`/payment-links/publish/${String(link.id)}`, 200],
+		]);
+		expect(items[0].json.status).toBe('active');
+	});
+
 	it('Delete removes the link (KEYS+BIZ); a second delete is a plain-worded 404', async () => {
 		const link = freshLink(2);
 		const { items, error } = await run('delete', { paymentLinkId: byId(link.id) });

@@ -10,13 +10,13 @@ import { checkEmail, compact, parseJsonObject } from '../../shared/validation';
  */
 
 /** The customer to act on: picked from the business's customers or typed as an ID. */
-export function customerLocator(description: string): INodeProperties {
+export function customerLocator(description: string, required = true): INodeProperties {
 	return {
 		displayName: 'Customer',
 		name: 'customerId',
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		required: true,
+		required,
 		description,
 		modes: [
 			{

@@ -17,6 +17,7 @@ import {
 	deliveryAddressProperty,
 	documentProperty,
 	phoneProperty,
+	customerLocator,
 	readContactGroups,
 } from '../customer/fields';
 
@@ -72,13 +73,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			addressProperty,
-			{
-				displayName: 'Customer ID',
-				name: 'customerId',
-				type: 'string',
-				default: '',
-				description: 'ID of an existing customer of the business who is the buyer',
-			},
+			customerLocator('An existing customer of the business who is the buyer', false),
 			deliveryAddressProperty,
 			documentProperty,
 			phoneProperty,
@@ -395,9 +390,13 @@ export const createCharge: OperationDef = {
 		const buyerName = requireString.call(this, 'buyerName', i, 'Buyer Name');
 		const buyerEmail = checkEmail.call(this, requireString.call(this, 'buyerEmail', i, 'Buyer Email'), i, 'Buyer Email');
 		const details = this.getNodeParameter('buyerDetails', i, {}) as IDataObject;
-		const customerId = text(details.customerId);
+		// The buyer's customer is a resource locator inside the collection: read its plain value.
+		const customerId =
+			details.customerId === undefined
+				? undefined
+				: text(this.getNodeParameter('buyerDetails.customerId', i, '', { extractValue: true }));
 		if (customerId !== undefined && /[/?#\s]/.test(customerId)) {
-			fail(this, i, `Customer ID "${customerId}" is not a valid ID`);
+			fail(this, i, `Customer "${customerId}" is not a valid ID`);
 		}
 		const buyer: IDataObject = {
 			...(customerId ? { customerId } : {}),

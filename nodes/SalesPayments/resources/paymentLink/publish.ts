@@ -17,6 +17,8 @@ export const publish: OperationDef = {
 			method: 'PATCH',
 			path: `/payment-links/publish/${id}`,
 			business: true,
+			// Setting the same state twice has the same effect, so a lost answer may be retried.
+			idempotent: true,
 			itemIndex: i,
 			explain: explainLinkNotFound,
 		});
