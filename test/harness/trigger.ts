@@ -1,0 +1,294 @@
+/**
+ * Runs the trigger node's webhook lifecycle the way n8n does, in-process: checkExists / create /
+ * delete through n8n-core's HookContext (as WebhookService.createWebhookIfNotExists and
+ * deleteWebhook call them) and deliveries through WebhookContext -> node.webhook(), answered
+ * like n8n's webhook server answers them. A small local HTTP server can stand in for n8n's
+ * webhook endpoint so the simulator delivers real HTTP requests to the node.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { HookContext, WebhookContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import type { CredentialValues } from './n8n';
+import { CredentialsHelper, loadPackage, makeAdditionalData, TRIGGER_TYPE } from './n8n';
+
+export interface TriggerOptions {
+	parameters: INodeParameters;
+	credentials: CredentialValues;
+	workflowId?: string;
+	workflowName?: string;
+	nodeName?: string;
+	/** The node's webhookId (a uuid n8n gives every webhook node); part of its URL. */
+	webhookId?: string;
+	/** Static data as n8n saved it, to start as after a restart. */
+	staticData?: IDataObject;
+	/** Start a local HTTP server that forwards requests into node.webhook(). */
+	listen?: boolean;
+	/** Base of production webhook URLs when not listening. */
+	webhookBaseUrl?: string;
+}
+
+/** One delivery as the node saw it and as n8n would have answered it. */
+export interface DeliveryResult {
+	response: IWebhookResponseData;
+	/** Items that would start an execution; undefined when none starts. */
+	items?: INodeExecutionData[];
+	httpStatus: number;
+	httpBody: unknown;
+}
+
+export interface IncomingDelivery {
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+	query?: Record<string, string>;
+}
+
+/** Just enough of express' Response for a node that answers by itself (401). */
+class CapturedResponse {
+	statusCode = 200;
+	body: unknown;
+	headersSent = false;
+	readonly headers: Record<string, string> = {};
+
+	status(code: number): this {
+		this.statusCode = code;
+		return this;
+	}
+
+	json(body: unknown): this {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	send(body?: unknown): this {
+		this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	end(body?: unknown): this {
+		if (body !== undefined) this.body = body;
+		this.headersSent = true;
+		return this;
+	}
+
+	setHeader(name: string, value: string): this {
+		this.headers[name.toLowerCase()] = value;
+		return this;
+	}
+}
+
+export class TriggerHarness {
+	workflow!: Workflow;
+	node!: INode;
+	additionalData!: IWorkflowExecuteAdditionalData;
+	credentialsHelper!: CredentialsHelper;
+	nodeType!: INodeType;
+	/** Requests the local server received, with the node's answer. */
+	readonly received: Array<{ path: string; headers: IncomingDelivery['headers']; body: unknown; result: DeliveryResult }> = [];
+	/** Every item that started an "execution", in order. */
+	readonly executions: INodeExecutionData[][] = [];
+	/** While set, the local server answers every request with this status (an n8n outage). */
+	outage: number | undefined;
+	private server?: http.Server;
+	private baseUrl = 'http://127.0.0.1:5678';
+
+	private constructor(private readonly options: TriggerOptions) {}
+
+	static async start(options: TriggerOptions): Promise<TriggerHarness> {
+		const harness = new TriggerHarness(options);
+		if (options.listen) await harness.listen();
+		else if (options.webhookBaseUrl) harness.baseUrl = options.webhookBaseUrl.replace(/\/webhook\/?$/, '');
+		await harness.build(options.staticData);
+		return harness;
+	}
+
+	private async build(staticData?: IDataObject): Promise<void> {
+		const { nodeTypes, credentialTypes } = await loadPackage();
+		this.nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
+		this.node ??= {
+			id: 'trigger-node',
+			name: this.options.nodeName ?? 'Sales & Payments Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: this.options.webhookId ?? randomUUID(),
+			parameters: this.options.parameters,
+			credentials: { salesPaymentsApi: { id: 'cred-salesPaymentsApi', name: 'salesPaymentsApi' } },
+		};
+		this.workflow = new Workflow({
+			id: this.options.workflowId ?? 'wf-trigger-1',
+			name: this.options.workflowName ?? 'Paid orders to CRM',
+			nodes: [this.node],
+			connections: {},
+			nodeTypes,
+			active: true,
+			staticData: staticData ? (JSON.parse(JSON.stringify(staticData)) as IDataObject) : {},
+			settings: { executionOrder: 'v1' },
+		});
+		this.credentialsHelper = new CredentialsHelper(credentialTypes, { ...this.options.credentials });
+		this.additionalData = makeAdditionalData(this.credentialsHelper, undefined, `${this.baseUrl}/webhook`);
+		(this.additionalData as { webhookTestBaseUrl: string }).webhookTestBaseUrl = `${this.baseUrl}/webhook-test`;
+	}
+
+	/** Changes node parameters (as saving an edited workflow does). */
+	setParameters(parameters: INodeParameters): void {
+		this.node.parameters = parameters;
+	}
+
+	/** What n8n would save as the workflow's static data. */
+	savedStaticData(): IDataObject {
+		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+	}
+
+	/** The node's own static data (live). */
+	get nodeStaticData(): IDataObject {
+		return this.workflow.getStaticData('node', this.node);
+	}
+
+	/** Rebuilds the workflow from saved static data, as n8n does after a restart. */
+	async restart(): Promise<void> {
+		await this.build(this.savedStaticData());
+	}
+
+	webhookData(isTest = false): IWebhookData {
+		const description = (this.nodeType.description.webhooks ?? [])[0] as IWebhookDescription;
+		return {
+			httpMethod: 'POST',
+			node: this.node.name,
+			path: `${this.node.webhookId}/${String(description.path)}`,
+			webhookDescription: description,
+			workflowId: String(this.workflow.id),
+			workflowExecuteAdditionalData: this.additionalData,
+			isTest,
+		};
+	}
+
+	/** The URL the node registers (production, or the editor's test URL). */
+	url(isTest = false): string {
+		return `${this.baseUrl}/${isTest ? 'webhook-test' : 'webhook'}/${this.node.webhookId}/webhook`;
+	}
+
+	private hookContext(isTest: boolean, activation: WorkflowActivateMode): HookContext {
+		const mode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
+		return new HookContext(this.workflow, this.node, this.additionalData, mode, isTest ? 'manual' : activation, this.webhookData(isTest));
+	}
+
+	async checkExists(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<boolean> {
+		const fn = this.nodeType.webhookMethods!.default!.checkExists!;
+		return await fn.call(this.hookContext(options.isTest ?? false, options.activation ?? 'activate'));
+	}
+
+	async create(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<boolean> {
+		const fn = this.nodeType.webhookMethods!.default!.create!;
+		return await fn.call(this.hookContext(options.isTest ?? false, options.activation ?? 'activate'));
+	}
+
+	async delete(options: { isTest?: boolean } = {}): Promise<boolean> {
+		const fn = this.nodeType.webhookMethods!.default!.delete!;
+		return await fn.call(this.hookContext(options.isTest ?? false, 'update'));
+	}
+
+	/** n8n's WebhookService.createWebhookIfNotExists: checkExists, then create when false. */
+	async activate(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<{ existed: boolean }> {
+		const existed = await this.checkExists(options);
+		if (!existed) await this.create(options);
+		return { existed };
+	}
+
+	/** Runs node.webhook() for one request, as n8n's webhook server would. */
+	async deliver(request: IncomingDelivery, options: { isTest?: boolean } = {}): Promise<DeliveryResult> {
+		const headers: Record<string, string | string[] | undefined> = {};
+		for (const [key, value] of Object.entries(request.headers)) headers[key.toLowerCase()] = value;
+		const res = new CapturedResponse();
+		const req = {
+			headers,
+			body: request.body,
+			query: request.query ?? {},
+			params: {},
+			rawBody: Buffer.from(JSON.stringify(request.body ?? null)),
+			method: 'POST',
+		};
+		const additionalData = { ...this.additionalData, httpRequest: req, httpResponse: res } as unknown as IWorkflowExecuteAdditionalData;
+		const mode: WorkflowExecuteMode = options.isTest ? 'manual' : 'webhook';
+		const context = new WebhookContext(this.workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
+		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
+		const items = response.workflowData?.[0];
+		if (items) this.executions.push(items);
+		// What n8n answers (WebhookHelpers.executeWebhook, responseMode onReceived).
+		let httpStatus = 200;
+		let httpBody: unknown;
+		if (response.noWebhookResponse) {
+			httpStatus = res.statusCode;
+			httpBody = res.body;
+		} else if (response.workflowData) httpBody = { message: 'Workflow was started' };
+		else if (response.webhookResponse !== undefined) httpBody = response.webhookResponse;
+		else httpBody = { message: 'Webhook call received' };
+		return { response, items, httpStatus, httpBody };
+	}
+
+	private async listen(): Promise<void> {
+		this.server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				void (async (): Promise<void> => {
+					if (this.outage !== undefined) {
+						res.writeHead(this.outage, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ message: 'n8n is unavailable' }));
+						return;
+					}
+					const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+					const isTest = path.startsWith('/webhook-test/');
+					if (path !== new URL(this.url(isTest)).pathname || req.method !== 'POST') {
+						res.writeHead(404, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ message: 'The requested webhook is not registered' }));
+						return;
+					}
+					let body: unknown = {};
+					const text = Buffer.concat(chunks).toString('utf8');
+					try {
+						body = text ? JSON.parse(text) : {};
+					} catch {
+						body = text;
+					}
+					try {
+						const result = await this.deliver({ headers: req.headers, body }, { isTest });
+						this.received.push({ path, headers: req.headers, body, result });
+						res.writeHead(result.httpStatus, { 'content-type': 'application/json' });
+						res.end(JSON.stringify(result.httpBody ?? {}));
+					} catch (error) {
+						res.writeHead(500, { 'content-type': 'application/json' });
+						res.end(JSON.stringify({ message: (error as Error).message }));
+					}
+				})();
+			});
+		});
+		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	async close(): Promise<void> {
+		if (!this.server) return;
+		this.server.closeAllConnections();
+		await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+		this.server = undefined;
+	}
+}

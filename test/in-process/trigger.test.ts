@@ -1,0 +1,480 @@
+/**
+ * The trigger node's webhook lifecycle (checkExists / create / delete through n8n-core's
+ * HookContext) and deliveries (simulator -> real HTTP -> local server -> WebhookContext ->
+ * node.webhook()), against the simulator.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness/n8n';
+import { TriggerHarness } from '../harness/trigger';
+import { expectAuth } from '../helpers/reads';
+import { dataCredentials, useSimulator } from '../helpers/sim';
+import type { JsonObject, RecordedRequest } from '../simulator/core';
+
+const sim = useSimulator();
+const SECRET_HEADER = 'x-sp-webhook-secret';
+
+let harnesses: TriggerHarness[] = [];
+
+async function trigger(parameters: INodeParameters, extra: Partial<Parameters<typeof TriggerHarness.start>[0]> = {}) {
+	const h = await TriggerHarness.start({ parameters, credentials: dataCredentials(sim()), listen: true, ...extra });
+	harnesses.push(h);
+	return h;
+}
+
+/** Every webhook the simulator holds (all accounts), as GET /__sim/webhooks shows them. */
+async function simWebhooks(): Promise<IDataObject[]> {
+	return (await (await fetch(`${sim().url}/__sim/webhooks`)).json()) as IDataObject[];
+}
+
+async function simPost(path: string, body?: unknown): Promise<IDataObject> {
+	const res = await fetch(`${sim().url}${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	expect(res.status).toBeLessThan(300);
+	return (await res.json()) as IDataObject;
+}
+
+/** An order of the credential's business, put straight into the simulator's collection. */
+function newOrder(status = 'pending'): JsonObject {
+	const order: JsonObject = {
+		id: sim().state.id(),
+		businessId: sim().credentials.businessId,
+		status,
+		date: sim().state.clock.iso(),
+		paidAt: null,
+		orderBuyer: { name: 'Carla Dias', email: 'carla@mail.example' },
+		items: [{ name: 'Course', quantity: 1, priceInCents: 4990 }],
+		payments: [{ method: 'pix', numberInstallments: 1, valueInCents: 4990 }],
+		statusHistory: [{ status, date: sim().state.clock.iso() }],
+	};
+	sim().state.col('orders').push(order);
+	return order;
+}
+
+function lines(reqs: RecordedRequest[]): string[] {
+	return reqs.map((r) => `${r.method} ${r.path}`);
+}
+
+async function queueSize(id: string): Promise<number> {
+	const res = await fetch(`${sim().url}/webhooks/dynamic-queues/${id}`, {
+		headers: { 'x-api-key': sim().credentials.apiKey, 'x-api-secret': sim().credentials.apiSecret },
+	});
+	return Number(((await res.json()) as { data: IDataObject }).data.messagesAvailable);
+}
+
+beforeEach(() => {
+	sim().clearRequests();
+	sim().state.col('webhooks').length = 0;
+	sim().state.col('webhookQueue').length = 0;
+});
+
+afterEach(async () => {
+	await sim().settle();
+	for (const h of harnesses) await h.close();
+	harnesses = [];
+});
+
+describe('Trigger: activation (create / checkExists)', () => {
+	it('registers exactly one webhook: our URL, a 64-hex secret header, the events, a name naming the workflow', async () => {
+		const h = await trigger({ events: ['order.refunded', 'order.paid'] });
+		expect(await h.activate()).toEqual({ existed: false });
+		const reqs = sim().apiRequests;
+		expect(lines(reqs)).toEqual([`GET /webhooks/list/${sim().credentials.businessId}`, 'POST /webhooks']);
+		for (const r of reqs) expectAuth(sim(), r, 'keys');
+		expect(reqs[0].query).toEqual({ page: '1', limit: '100' });
+		const body = reqs[1].body as IDataObject;
+		const secret = ((body.dispatchers as IDataObject[])[0].headers as IDataObject)[SECRET_HEADER] as string;
+		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(body).toEqual({
+			externalAccountId: sim().credentials.businessId,
+			dispatchers: [{ type: 'http', method: 'POST', url: h.url(), headers: { [SECRET_HEADER]: secret } }],
+			events: ['order.paid', 'order.refunded'],
+			name: 'n8n: Paid orders to CRM (wf-trigger-1)',
+		});
+		expect(h.url()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/webhook/${h.node.webhookId}/webhook$`));
+		const all = await simWebhooks();
+		expect(all).toHaveLength(1);
+		expect(all[0]).toMatchObject({ status: 'active', events: ['order.paid', 'order.refunded'] });
+		expect(h.nodeStaticData).toEqual({
+			webhookId: all[0].id,
+			webhookSecret: secret,
+			webhookUrl: h.url(),
+			webhookEvents: ['order.paid', 'order.refunded'],
+		});
+	});
+
+	it('a second checkExists finds it (by stored id); a restart with saved static data keeps the same webhook', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const id = h.nodeStaticData.webhookId;
+		sim().clearRequests();
+		expect(await h.checkExists()).toBe(true);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
+		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
+		await h.restart();
+		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
+		expect(h.nodeStaticData.webhookId).toBe(id);
+		expect(await simWebhooks()).toHaveLength(1);
+		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
+	});
+
+	it('a webhook deleted on the platform side makes checkExists false, and create registers a new one', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const first = h.nodeStaticData as { webhookId: string; webhookSecret: string };
+		const { webhookId: oldId, webhookSecret: oldSecret } = { ...first };
+		sim().state.col('webhooks').length = 0; // removed by someone on the platform
+		sim().clearRequests();
+		expect(await h.checkExists()).toBe(false);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${oldId}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
+		expect(sim().apiRequests[0].status).toBe(404);
+		expect(h.nodeStaticData).toEqual({});
+		expect(await h.create()).toBe(true);
+		const all = await simWebhooks();
+		expect(all).toHaveLength(1);
+		expect(all[0].id).not.toBe(oldId);
+		expect(h.nodeStaticData.webhookId).toBe(all[0].id);
+		expect(h.nodeStaticData.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+		expect(h.nodeStaticData.webhookSecret).not.toBe(oldSecret);
+	});
+
+	it('a webhook found by URL without our secret (static data lost) is deleted and recreated', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const orphan = String(h.nodeStaticData.webhookId);
+		// Same node (same URL), but n8n lost the static data.
+		const again = await trigger({ events: ['order.paid'] }, { webhookId: h.node.webhookId, listen: false, webhookBaseUrl: h.url().replace(/\/webhook\/.*$/, '/webhook') });
+		expect(again.url()).toBe(h.url());
+		sim().clearRequests();
+		expect(await again.activate()).toEqual({ existed: false });
+		expect(lines(sim().apiRequests)).toEqual([
+			`GET /webhooks/list/${sim().credentials.businessId}`,
+			`DELETE /webhooks/delete/${orphan}`,
+			'POST /webhooks',
+		]);
+		const all = await simWebhooks();
+		expect(all.map((w) => w.id)).toEqual([again.nodeStaticData.webhookId]);
+	});
+
+	it('duplicates calling our URL are removed, keeping the stored webhook', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const stored = h.nodeStaticData.webhookId;
+		for (let n = 0; n < 2; n++) {
+			sim().state.col('webhooks').push({ ...(sim().state.col('webhooks')[0] as JsonObject), id: `dup-${n}` });
+		}
+		expect(await simWebhooks()).toHaveLength(3);
+		expect(await h.checkExists()).toBe(true);
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([stored]);
+	});
+
+	it('a stored webhook whose secret header changed on the platform is replaced', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const record = sim().state.col('webhooks')[0] as JsonObject;
+		((record.dispatchers as JsonObject[])[0].headers as JsonObject)[SECRET_HEADER] = 'tampered';
+		const oldId = record.id;
+		expect(await h.activate()).toEqual({ existed: false });
+		const all = await simWebhooks();
+		expect(all).toHaveLength(1);
+		expect(all[0].id).not.toBe(oldId);
+		expect(((all[0].dispatchers as IDataObject[])[0].headers as IDataObject)[SECRET_HEADER]).toBe(h.nodeStaticData.webhookSecret);
+	});
+
+	it('changed events update the stored webhook in place (PATCH), and an inactive one is activated', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const id = String(h.nodeStaticData.webhookId);
+		(sim().state.col('webhooks')[0] as JsonObject).status = 'inactive';
+		h.setParameters({ events: ['order.paid', 'subscription.created'], options: { notifyOnFailEmail: 'ops@acme.example' } });
+		sim().clearRequests();
+		expect(await h.activate()).toEqual({ existed: true });
+		expect(lines(sim().apiRequests)).toEqual([
+			`GET /webhooks/details/${id}`,
+			`GET /webhooks/list/${sim().credentials.businessId}`,
+			`PATCH /webhooks/${id}`,
+			`PATCH /webhooks/activate/${id}`,
+		]);
+		expect(sim().apiRequests[2].body).toEqual({
+			events: ['order.paid', 'subscription.created'],
+			notifyOnFail: { email: 'ops@acme.example' },
+		});
+		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
+		const [hook] = await simWebhooks();
+		expect(hook).toMatchObject({ id, status: 'active', events: ['order.paid', 'subscription.created'] });
+		expect(h.nodeStaticData.webhookEvents).toEqual(['order.paid', 'subscription.created']);
+	});
+
+	it('sends notifyOnFail when set, and refuses no events or a bad email before any request', async () => {
+		const h = await trigger({ events: ['order.paid'], options: { notifyOnFailEmail: 'ops@acme.example', notifyOnFailName: 'Ops' } });
+		await h.activate();
+		expect((sim().requestsTo('POST', '/webhooks')[0].body as IDataObject).notifyOnFail).toEqual({ email: 'ops@acme.example', name: 'Ops' });
+		await h.delete();
+		sim().clearRequests();
+		h.setParameters({ events: [] });
+		await expect(h.checkExists()).rejects.toThrow('Events: choose at least one event');
+		await expect(h.create()).rejects.toThrow('Events: choose at least one event');
+		h.setParameters({ events: ['order.paid'], options: { notifyOnFailEmail: 'nope' } });
+		await expect(h.create()).rejects.toThrow('Notify on Fail Email must be a valid email address');
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('the editor test URL gets its own webhook, never touches the production one, and leaves no duplicate', async () => {
+		const prod = await trigger({ events: ['order.paid'] });
+		await prod.activate();
+		const base = prod.url().replace(/\/webhook\/.*$/, '/webhook');
+		// n8n runs test webhooks with empty static data.
+		const test1 = await trigger({ events: ['order.paid'] }, { webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: base });
+		await test1.activate({ isTest: true });
+		let all = await simWebhooks();
+		expect(all).toHaveLength(2);
+		const testHook = all.find((w) => w.id === test1.nodeStaticData.webhookId)!;
+		expect((testHook.dispatchers as IDataObject[])[0].url).toBe(prod.url(true));
+		expect(testHook.name).toBe('n8n: Paid orders to CRM (wf-trigger-1) [test]');
+		// A test run that ended without delete (editor closed): the next test run replaces it.
+		const test2 = await trigger({ events: ['order.paid'] }, { webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: base });
+		await test2.activate({ isTest: true });
+		all = await simWebhooks();
+		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.nodeStaticData.webhookId].sort());
+		await test2.delete({ isTest: true });
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([prod.nodeStaticData.webhookId]);
+		expect(await prod.checkExists()).toBe(true);
+	});
+});
+
+describe('Trigger: deactivation (delete)', () => {
+	it('DELETEs /webhooks/delete/{id} (KEYS only), clears the static data, and tolerates a webhook already gone', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const id = String(h.nodeStaticData.webhookId);
+		sim().clearRequests();
+		expect(await h.delete()).toBe(true);
+		expect(lines(sim().apiRequests)).toEqual([`DELETE /webhooks/delete/${id}`]);
+		expectAuth(sim(), sim().apiRequests[0], 'keys');
+		expect(sim().apiRequests[0].body).toBeUndefined();
+		expect(h.nodeStaticData).toEqual({});
+		expect(await simWebhooks()).toHaveLength(0);
+
+		// Already gone on the platform: 404 is fine.
+		Object.assign(h.nodeStaticData, { webhookId: id, webhookSecret: 'x'.repeat(64) });
+		sim().clearRequests();
+		expect(await h.delete()).toBe(true);
+		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', `/webhooks/delete/${id}`, 404]]);
+		expect(h.nodeStaticData).toEqual({});
+	});
+
+	it('other failures are reported (and the id kept for a later attempt)', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		sim().addFault({ kind: 'status', status: 500, method: 'DELETE', path: '/webhooks/delete/', times: 10 });
+		try {
+			await expect(h.delete()).rejects.toThrow('Internal server error');
+		} finally {
+			sim().faults.clear();
+		}
+		expect(h.nodeStaticData.webhookId).toBeDefined();
+		expect(await h.delete()).toBe(true);
+		expect(await simWebhooks()).toHaveLength(0);
+	});
+
+	it('20 activate/deactivate cycles (with restarts) leave 0 webhooks', async () => {
+		const h = await trigger({ events: ['order.paid', 'order.refunded'] });
+		const ids = new Set<unknown>();
+		for (let n = 0; n < 20; n++) {
+			await h.activate();
+			ids.add(h.nodeStaticData.webhookId);
+			if (n % 5 === 0) {
+				await h.restart();
+				expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
+			}
+			expect(await simWebhooks()).toHaveLength(1);
+			await h.delete();
+			expect(await simWebhooks()).toHaveLength(0);
+		}
+		expect(ids.size).toBe(20);
+		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(20);
+		expect(sim().requestsTo('DELETE', /^\/webhooks\/delete\//)).toHaveLength(20);
+	});
+});
+
+describe('Trigger: deliveries', () => {
+	it('a simulator delivery with the right secret starts one execution with the event', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const order = newOrder();
+		await simPost(`/__sim/orders/${String(order.id)}/pay`);
+		await sim().settle();
+		expect(h.received).toHaveLength(1);
+		expect(h.received[0].headers[SECRET_HEADER]).toBe(h.nodeStaticData.webhookSecret);
+		expect(h.received[0].result.httpStatus).toBe(200);
+		expect(h.received[0].result.httpBody).toEqual({ message: 'Workflow was started' });
+		expect(h.executions).toHaveLength(1);
+		const [items] = h.executions;
+		expect(items).toHaveLength(1);
+		const json = items[0].json;
+		expect(json).toMatchObject({
+			event: 'order.paid',
+			businessId: sim().credentials.businessId,
+			data: { id: order.id, status: 'paid' },
+		});
+		expect(Object.keys(json).sort()).toEqual(['businessId', 'createdAt', 'data', 'event', 'id']);
+		expect(JSON.stringify(h.executions)).not.toContain(String(h.nodeStaticData.webhookSecret));
+		const [delivery] = sim().state.col('webhookDeliveries').slice(-1);
+		expect(delivery).toMatchObject({ ok: true, status: 200, event: 'order.paid', url: h.url() });
+	});
+
+	it('POST /__sim/orders (created, then paid) reaches a trigger subscribed to both', async () => {
+		const h = await trigger({ events: ['order.created', 'order.paid'] });
+		await h.activate();
+		const { order } = (await simPost('/__sim/orders', { valueInCents: 12345 })) as { order: IDataObject };
+		await sim().settle();
+		const events = h.executions.map((items) => items[0].json.event).sort();
+		expect(events).toEqual(['order.created', 'order.paid']);
+		for (const items of h.executions) expect((items[0].json.data as IDataObject).id).toBe(order.id);
+	});
+
+	it('a forged delivery (wrong, missing or differently sized secret) gets 401 and starts nothing', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const secret = String(h.nodeStaticData.webhookSecret);
+		const body = JSON.stringify({ id: 'n-1', event: 'order.paid', data: { id: 'o-1' } });
+		const wrong = `${secret.slice(0, -1)}${secret.endsWith('0') ? '1' : '0'}`;
+		const attempts: Array<Record<string, string>> = [{ [SECRET_HEADER]: wrong }, {}, { [SECRET_HEADER]: 'short' }, { 'x-other': secret }];
+		for (const headers of attempts) {
+			const res = await fetch(h.url(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+			expect(res.status).toBe(401);
+			expect(await res.json()).toEqual({ message: 'Unauthorized' });
+		}
+		expect(h.executions).toHaveLength(0);
+		expect(h.received.every((r) => r.result.response.noWebhookResponse === true && !r.result.response.workflowData)).toBe(true);
+		// The genuine secret passes.
+		const ok = await fetch(h.url(), { method: 'POST', headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret }, body });
+		expect(ok.status).toBe(200);
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('without stored secret (never activated) every delivery is refused', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		const result = await h.deliver({ headers: { [SECRET_HEADER]: '' }, body: { event: 'order.paid' } });
+		expect(result.httpStatus).toBe(401);
+		expect(result.items).toBeUndefined();
+	});
+
+	it('an event outside the chosen list is answered 200 and starts nothing; an unsubscribed kind is never sent', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const order = newOrder();
+		await simPost(`/__sim/orders/${String(order.id)}/refund`);
+		await sim().settle();
+		expect(h.received).toHaveLength(0); // the platform filters by the webhook's events
+		const secret = String(h.nodeStaticData.webhookSecret);
+		const res = await h.deliver({ headers: { [SECRET_HEADER]: secret }, body: { id: 'n-2', event: 'order.refunded', data: {} } });
+		expect(res.httpStatus).toBe(200);
+		expect(res.httpBody).toEqual({ received: true, ignored: 'Event order.refunded is not one of the chosen events' });
+		expect(res.items).toBeUndefined();
+		expect(h.executions).toHaveLength(0);
+	});
+
+	it('reads the event kind tolerantly and maps catalogue kinds to registrable names', async () => {
+		const h = await trigger({ events: ['order.paid', 'order.chargeback', 'order.partiallyPaid'] });
+		await h.activate();
+		const headers = { [SECRET_HEADER]: String(h.nodeStaticData.webhookSecret) };
+		const cases: Array<[unknown, IDataObject]> = [
+			[{ type: 'ORDER_PAID', order: { id: 'o-1' } }, { event: 'order.paid', type: 'ORDER_PAID', order: { id: 'o-1' } }],
+			[{ event: 'ORDER_CHARGEDBACK', x: 1 }, { event: 'order.chargeback', deliveredEvent: 'ORDER_CHARGEDBACK', x: 1 }],
+			[{ eventType: 'ORDER_PARTIALLY_PAID' }, { event: 'order.partiallyPaid', eventType: 'ORDER_PARTIALLY_PAID' }],
+			[{ event: { type: 'order.paid' }, id: 'n' }, { event: 'order.paid', deliveredEvent: { type: 'order.paid' }, id: 'n' }],
+			// No readable kind: let through (the platform only sends what the webhook subscribed to).
+			[{ hello: 'world' }, { event: null, hello: 'world' }],
+			[[1, 2], { event: null, data: [1, 2] }],
+		];
+		for (const [body, expected] of cases) {
+			const res = await h.deliver({ headers, body });
+			expect(res.items?.map((i) => i.json)).toEqual([expected]);
+		}
+		const ignored = await h.deliver({ headers, body: { type: 'PAYMENT_PAID' } });
+		expect(ignored.items).toBeUndefined();
+	});
+
+	it('Ignore Duplicate Deliveries drops a body seen among the last 200, and only then', async () => {
+		const h = await trigger({ events: ['order.paid'], options: { ignoreDuplicates: true } });
+		await h.activate();
+		const headers = { [SECRET_HEADER]: String(h.nodeStaticData.webhookSecret) };
+		const body = (n: number) => ({ id: `n-${n}`, event: 'order.paid', data: { n } });
+		expect((await h.deliver({ headers, body: body(0) })).items).toHaveLength(1);
+		const dup = await h.deliver({ headers, body: body(0) });
+		expect(dup.items).toBeUndefined();
+		expect(dup.httpStatus).toBe(200);
+		expect(dup.httpBody).toEqual({ received: true, ignored: 'Duplicate delivery' });
+		for (let n = 1; n <= 200; n++) await h.deliver({ headers, body: body(n) });
+		expect(h.nodeStaticData.recentDeliveries).toHaveLength(200);
+		// body(0) has left the window of 200: accepted again.
+		expect((await h.deliver({ headers, body: body(0) })).items).toHaveLength(1);
+		expect(h.executions).toHaveLength(202);
+
+		const plain = await trigger({ events: ['order.paid'] });
+		await plain.activate();
+		const plainHeaders = { [SECRET_HEADER]: String(plain.nodeStaticData.webhookSecret) };
+		await plain.deliver({ headers: plainHeaders, body: body(0) });
+		await plain.deliver({ headers: plainHeaders, body: body(0) });
+		expect(plain.executions).toHaveLength(2);
+	});
+
+	it('a failed delivery is queued; Resume Failed Deliveries on Activation redelivers it; Flush discards one', async () => {
+		const h = await trigger({ events: ['order.paid'], options: { resumeOnActivation: true } });
+		await h.activate();
+		const id = String(h.nodeStaticData.webhookId);
+		const order = newOrder();
+
+		h.outage = 503; // n8n is down
+		await simPost(`/__sim/orders/${String(order.id)}/pay`);
+		await sim().settle();
+		expect(h.executions).toHaveLength(0);
+		expect(await queueSize(id)).toBe(1);
+
+		h.outage = undefined; // n8n restarts: checkExists finds the webhook and resumes its queue
+		await h.restart();
+		sim().clearRequests();
+		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
+		expect(lines(sim().apiRequests)).toEqual([
+			`GET /webhooks/details/${id}`,
+			`GET /webhooks/list/${sim().credentials.businessId}`,
+			`PATCH /webhooks/resume/${id}`,
+		]);
+		await sim().settle();
+		expect(h.executions).toHaveLength(1);
+		expect(h.executions[0][0].json).toMatchObject({ event: 'order.paid', data: { id: order.id, status: 'paid' } });
+		expect(await queueSize(id)).toBe(0);
+
+		// Another failure, discarded with the action node's Flush Queue.
+		h.outage = 500;
+		await simPost(`/__sim/orders/${String(order.id)}/pay`);
+		await sim().settle();
+		expect(await queueSize(id)).toBe(1);
+		h.outage = undefined;
+		const flushed = await runNode(
+			{ parameters: { resource: 'webhook', operation: 'flush', webhookId: { __rl: true, mode: 'id', value: id } } },
+			{ credentials: dataCredentials(sim()) },
+		);
+		expect(flushed.items[0].json).toEqual({ id, flushed: 1, messagesAvailable: 0 });
+		expect(await queueSize(id)).toBe(0);
+		await h.restart();
+		await h.activate({ activation: 'init' });
+		await sim().settle();
+		expect(h.executions).toHaveLength(1);
+	});
+
+	it('a deactivated webhook receives nothing and queues nothing', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const id = String(h.nodeStaticData.webhookId);
+		(sim().state.col('webhooks')[0] as JsonObject).status = 'inactive';
+		await simPost(`/__sim/orders/${String(newOrder().id)}/pay`);
+		await sim().settle();
+		expect(h.received).toHaveLength(0);
+		expect(await queueSize(id)).toBe(0);
+	});
+});
