@@ -96,6 +96,12 @@ function webhookName(ctx: IHookFunctions): string {
 	return `n8n: ${workflow.name ?? 'workflow'} (${workflow.id ?? 'unsaved'})${test}`;
 }
 
+/** Whether a webhook's name is the one create() gives this workflow's production webhook. */
+function registeredByThisWorkflow(ctx: IHookFunctions, webhook: IDataObject): boolean {
+	const id = ctx.getWorkflow().id;
+	return typeof webhook.name === 'string' && !!id && webhook.name.startsWith('n8n: ') && webhook.name.endsWith(`(${id})`);
+}
+
 /** The webhook record of a response, whether it comes bare or under `webhook`. */
 function webhookRecord(data: IDataObject): IDataObject {
 	const inner = data.webhook;
@@ -263,18 +269,21 @@ export class SalesPaymentsTrigger implements INodeType {
 				if (data.webhookId) {
 					const found = await fetchWebhook(this, data.webhookId);
 					const secret = found ? registeredSecret(found, url) : undefined;
-					const usable =
+					// A platform that hides dispatchers: trust the URL we registered it with.
+					const ours =
 						found !== undefined &&
-						pointsTo(found, url) &&
+						(Array.isArray(found.dispatchers) ? pointsTo(found, url) : data.webhookUrl === url);
+					const usable =
+						ours &&
 						typeof data.webhookSecret === 'string' &&
 						(secret === undefined || secret === data.webhookSecret) &&
 						(found.account === undefined || found.account === businessId);
 					if (usable) current = found;
 					else {
-						// Ours but unusable (secret unknown, other business): replace it. A webhook for
-						// another URL is left alone: it may serve another activation of this workflow
-						// (the production URL while the editor tests).
-						if (found && pointsTo(found, url)) {
+						// Ours but unusable (secret unknown, other business): replace it. One for another
+						// URL is deleted only when its name says this workflow registered it (n8n's base
+						// URL changed); otherwise it may serve a copy of this workflow.
+						if (found && (ours || registeredByThisWorkflow(this, found))) {
 							await deleteWebhook(this, data.webhookId);
 							deleted.add(data.webhookId);
 						}

@@ -171,6 +171,44 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([stored]);
 	});
 
+	it('trusts the stored URL when the platform hides dispatchers', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		delete (sim().state.col('webhooks')[0] as JsonObject).dispatchers;
+		expect(await h.activate()).toEqual({ existed: true });
+		expect(await simWebhooks()).toHaveLength(1);
+	});
+
+	it('after n8n\'s base URL changed, its old webhook is replaced; a copy of the workflow leaves the original alone', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const original = String(h.nodeStaticData.webhookId);
+		// A copy of this workflow holding the same static data (another workflow id and node URL).
+		const copy = await trigger(
+			{ events: ['order.paid'] },
+			{ staticData: h.savedStaticData(), workflowId: 'wf-copy-2', listen: false, webhookBaseUrl: 'http://127.0.0.1:1/webhook' },
+		);
+		expect(await copy.activate()).toEqual({ existed: false });
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([original, copy.nodeStaticData.webhookId]);
+		await copy.delete();
+		// The same workflow after WEBHOOK_URL changed: same id and node, new base URL.
+		const moved = await trigger(
+			{ events: ['order.paid'] },
+			{ staticData: h.savedStaticData(), webhookId: h.node.webhookId, listen: false, webhookBaseUrl: 'http://127.0.0.1:2/webhook' },
+		);
+		sim().clearRequests();
+		expect(await moved.activate()).toEqual({ existed: false });
+		expect(lines(sim().apiRequests)).toEqual([
+			`GET /webhooks/details/${original}`,
+			`DELETE /webhooks/delete/${original}`,
+			`GET /webhooks/list/${sim().credentials.businessId}`,
+			'POST /webhooks',
+		]);
+		const all = await simWebhooks();
+		expect(all).toHaveLength(1);
+		expect((all[0].dispatchers as IDataObject[])[0].url).toBe(moved.url());
+	});
+
 	it('a stored webhook whose secret header changed on the platform is replaced', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
