@@ -14,6 +14,8 @@ import path from 'node:path';
 import axios from 'axios';
 
 import type { Simulator } from '../test/simulator/server';
+import { IDENTITY_PREFIX, PLAIN_USER } from '../test/simulator/routes/identity';
+import { vouchersOf } from '../test/simulator/routes/vouchers';
 import { startSimulator } from '../test/simulator/server';
 import { DEFAULT_OWNER, ensureN8n, freePort, N8nInstance, packPackage, REPO_DIR, sleep } from './lib/n8n';
 
@@ -57,12 +59,29 @@ async function portOr(preferred: number | undefined, fallback: number): Promise<
 	}
 }
 
-/** Reads the example workflows, pointing their file paths at the demo's folder. */
-export function loadExamples(filesDir: string): Array<Record<string, unknown>> {
+/**
+ * Reads the example workflows and fills their placeholders: {{FILES_DIR}} (where the finance
+ * example writes), {{SAMPLE_VOUCHER_CODE}}, {{SUMMARY_URL}} (where the shop example posts).
+ */
+export function loadExamples(values: Record<string, string>): Array<Record<string, unknown>> {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((f) => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, f), 'utf8').split('{{FILES_DIR}}').join(filesDir)));
+		.map((f) => {
+			let text = readFileSync(path.join(EXAMPLES_DIR, f), 'utf8');
+			for (const [key, value] of Object.entries(values)) text = text.split(`{{${key}}}`).join(value);
+			return JSON.parse(text) as Record<string, unknown>;
+		});
+}
+
+/** An unredeemed voucher code of the primary business, for the marketing example. */
+export function sampleVoucherCode(sim: Simulator): string {
+	const voucher = vouchersOf(sim, sim.credentials.businessId).find((v) => v.status !== 'redeemed');
+	return String(voucher?.code ?? 'NO-VOUCHER');
+}
+
+export function exampleValues(sim: Simulator, filesDir: string): Record<string, string> {
+	return { FILES_DIR: filesDir, SAMPLE_VOUCHER_CODE: sampleVoucherCode(sim), SUMMARY_URL: `${sim.url}/__sim/inbox` };
 }
 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
@@ -86,17 +105,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	mkdirSync(n8n.userFolder, { recursive: true });
 	n8n.port = await portOr(options.port, 5678);
 	await n8n.installPackage(tgz);
-	const identityUrl = `${sim.url}/auth`;
+	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
 	await n8n.importCredentials([
 		{ id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi', data: sim.credentials },
 		{
 			id: IDENTITY_CREDENTIAL_ID,
 			name: 'Sales & Payments Identity (simulator)',
 			type: 'salesPaymentsIdentityApi',
-			data: { identityUrl, username: 'ana@acme-shop.example', password: 'demo-password-1', fingerprint: 'n8n-demo-device' },
+			data: { identityUrl, username: PLAIN_USER.username, password: PLAIN_USER.password, fingerprint: 'n8n-demo-device' },
 		},
 	]);
-	const examples = loadExamples(filesDir);
+	const examples = loadExamples(exampleValues(sim, filesDir));
 	await n8n.importWorkflows(examples);
 	await n8n.publish(SHOP_WORKFLOW_ID);
 	log(`Starting n8n ${'2.8.4'} on ${n8n.baseUrl} ...`);
@@ -142,30 +161,44 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 }
 
 async function main() {
+	const running: { demo?: Demo } = {};
+	let stopping = false;
+	const shutdown = async () => {
+		// tsx relays the terminal's SIGINT, so it may arrive twice: stop once.
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write('\nStopping...\n');
+		await running.demo?.stop();
+		process.stdout.write('Stopped.\n');
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void shutdown());
+	process.on('SIGTERM', () => void shutdown());
+
 	const demo = await startDemo();
+	running.demo = demo;
+	if (stopping) {
+		// Interrupted while starting: stop what was started.
+		await demo.stop();
+		process.exit(0);
+	}
 	const { n8n, sim } = demo;
 	process.stdout.write(`
-  n8n ${'2.8.4'} with n8n-nodes-sales-payments is ready.
+  n8n 2.8.4 with n8n-nodes-sales-payments is ready.
 
   Open            ${n8n.baseUrl}
   Log in          ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}
   Simulator       ${sim.url}  (credentials "Sales & Payments (simulator)" point here)
 
   Workflows:
-    - Finance: export a month of movements to CSV   (run it; files land in ${demo.filesDir})
-    - Marketing: look up and redeem a voucher code  (POST {"code": "..."} to its webhook, or run it)
+    - Finance: export a month of movements to CSV   (open it, Execute workflow; files land in ${demo.filesDir})
+    - Marketing: look up and redeem a voucher code  (Execute workflow uses a sample code, or POST
+      {"code": "..."} to ${n8n.baseUrl}/webhook/redeem-voucher once you activate it)
     - Shop: on order.paid, get the order and post a summary  (ACTIVE: a paid order arrives every 10 s;
       see its executions, and the summaries at ${sim.url}/__sim/inbox)
 
   Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
 `);
-	const shutdown = async () => {
-		process.stdout.write('\nStopping...\n');
-		await demo.stop();
-		process.exit(0);
-	};
-	process.once('SIGINT', () => void shutdown());
-	process.once('SIGTERM', () => void shutdown());
 }
 
 if (require.main === module) {

@@ -245,7 +245,17 @@ export class N8nInstance {
 
 	async start(timeoutMs = 90_000): Promise<void> {
 		await this.allocatePorts();
-		this.proc = spawn(process.execPath, [n8nBin(), 'start'], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+		// Own process group: a Ctrl-C in the terminal must reach the demo, which deactivates the
+		// trigger through n8n before stopping it, not n8n directly.
+		this.proc = spawn(process.execPath, [n8nBin(), 'start'], {
+			env: this.env(),
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+		const proc = this.proc;
+		process.once('exit', () => {
+			if (proc.exitCode === null) proc.kill('SIGKILL');
+		});
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
@@ -256,7 +266,8 @@ export class N8nInstance {
 		while (Date.now() < deadline) {
 			if (this.proc.exitCode !== null) throw new Error(`n8n exited early:\n${this.output.join('')}`);
 			try {
-				const res = await axios.get(`${this.baseUrl}/healthz/readiness`, { timeout: 2_000, validateStatus: () => true });
+				// /healthz answers before the REST API is mounted; /rest/settings answers once it is.
+				const res = await axios.get(`${this.baseUrl}/rest/settings`, { timeout: 2_000, validateStatus: () => true });
 				if (res.status === 200) return;
 			} catch {
 				// not listening yet
@@ -284,7 +295,11 @@ export class N8nInstance {
 		});
 		if (res.status !== 200) {
 			// Already set up (a reused folder): log in instead.
-			await this.login(owner);
+			try {
+				await this.login(owner);
+			} catch (error) {
+				throw new Error(`owner setup failed (${res.status} ${JSON.stringify(res.data).slice(0, 300)}); ${(error as Error).message}`);
+			}
 			return;
 		}
 		this.cookie = cookieOf(res.headers['set-cookie']);
