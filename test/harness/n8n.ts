@@ -36,6 +36,8 @@ import type {
 } from 'n8n-workflow';
 import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
 
+import { recordRun } from './audit';
+
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 export const ACTION_TYPE = `${PACKAGE_NAME}.salesPayments`;
@@ -282,6 +284,8 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 		output[name] = runs[0]?.data?.main?.[0] ?? [];
 	}
 	const last = nodes[nodes.length - 1].name;
+	// Every output and error is scanned for secrets after the test (see audit.ts).
+	recordRun(specs, nodes.map((n) => n.name), options.credentials, { run });
 	return {
 		run,
 		output,

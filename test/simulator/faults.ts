@@ -27,15 +27,34 @@ export interface FaultRule {
 	times?: number;
 	/** Let the request be processed first, then fail the answer (the client cannot tell). */
 	afterProcessing?: boolean;
+	/**
+	 * The body sent as is: for `malformed`, with status 200 (default: a JSON document cut short);
+	 * for `status`, instead of the platform's error body.
+	 */
+	body?: string;
 }
 
-interface ActiveRule extends FaultRule {
+/** The body a `malformed` fault sends when the rule names none: JSON cut off mid-record. */
+export const MALFORMED_BODY = '{"statusCode":200,"data":{"docs":[{"id":';
+
+/** A rule with its counters: requests it matched (`seen`) and times it fired (`applied`). */
+export interface FaultState extends FaultRule {
 	seen: number;
 	applied: number;
 }
 
+/** Whether a rule's `path` matches: a substring, or a regular expression source. */
+function pathMatches(pattern: string, path: string): boolean {
+	if (path.includes(pattern)) return true;
+	try {
+		return new RegExp(pattern).test(path);
+	} catch {
+		return false;
+	}
+}
+
 export class Faults {
-	private rules: ActiveRule[] = [];
+	private rules: FaultState[] = [];
 	private random = rng(1);
 	/** Faults applied so far, by kind. */
 	readonly counts: Record<FaultKind, number> = { latency: 0, status: 0, drop: 0, malformed: 0 };
@@ -45,7 +64,22 @@ export class Faults {
 	}
 
 	add(rule: FaultRule): void {
+		const kinds: FaultKind[] = ['latency', 'status', 'drop', 'malformed'];
+		if (!kinds.includes(rule.kind)) throw new Error(`Unknown fault kind ${JSON.stringify(rule.kind)}`);
+		if (rule.probability !== undefined && !(rule.probability >= 0 && rule.probability <= 1)) {
+			throw new Error(`Fault probability must be from 0 to 1 (got ${rule.probability})`);
+		}
 		this.rules.push({ ...rule, seen: 0, applied: 0 });
+	}
+
+	/** The rules with their counters (a copy). */
+	list(): FaultState[] {
+		return this.rules.map((r) => ({ ...r }));
+	}
+
+	/** Faults applied so far, over every kind. */
+	get total(): number {
+		return Object.values(this.counts).reduce((sum, n) => sum + n, 0);
 	}
 
 	clear(): void {
@@ -53,20 +87,27 @@ export class Faults {
 		for (const key of Object.keys(this.counts) as FaultKind[]) this.counts[key] = 0;
 	}
 
-	/** The rules that fire for this request (each matching rule counts the request once). */
+	/**
+	 * The rules that fire for this request: every latency rule that hits, and at most one other
+	 * rule (the first that hits), since a request can be answered only once. Every matching rule
+	 * counts the request in `seen`; only rules that fire count in `applied` and `counts`.
+	 */
 	pick(method: string, path: string): FaultRule[] {
 		const fired: FaultRule[] = [];
+		let answered = false;
 		for (const rule of this.rules) {
 			if (rule.method && rule.method.toUpperCase() !== method) continue;
-			if (rule.path && !path.includes(rule.path) && !new RegExp(rule.path).test(path)) continue;
+			if (rule.path && !pathMatches(rule.path, path)) continue;
 			rule.seen++;
 			if (rule.times !== undefined && rule.applied >= rule.times) continue;
+			if (rule.kind !== 'latency' && answered) continue;
 			const hit =
 				(rule.nth?.includes(rule.seen) ?? false) ||
 				(rule.every !== undefined && rule.seen % rule.every === 0) ||
 				(rule.probability !== undefined && this.random() < rule.probability) ||
 				(rule.nth === undefined && rule.every === undefined && rule.probability === undefined);
 			if (!hit) continue;
+			if (rule.kind !== 'latency') answered = true;
 			rule.applied++;
 			this.counts[rule.kind]++;
 			fired.push(rule);

@@ -8,8 +8,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 
 import type { Json, RecordedRequest, RouteContext, RouteResult } from './core';
-import { errorBody, parseMultipart, readBody, Router, sendJson, SimError } from './core';
-import { Faults } from './faults';
+import { errorBody, errorName, parseMultipart, readBody, Router, sendJson, SimError } from './core';
+import { Faults, MALFORMED_BODY } from './faults';
 import type { FaultRule } from './faults';
 import { State } from './state';
 
@@ -43,6 +43,9 @@ export const PRIMARY_KEY = 'spk_test_5f1d7c2a9b8e4d60a1c3';
 export const PRIMARY_SECRET = 'sps_test_9e2b71c4d0a84f35b6e7d1c2a3f4';
 export const OTHER_KEY = 'spk_test_other_0c4e2a';
 export const OTHER_SECRET = 'sps_test_other_7d1f3b9e';
+
+/** Every simulator started in this module registry (one test file): the secret audit reads them. */
+export const startedSimulators = new Set<Simulator>();
 
 export class Simulator {
 	readonly state: State;
@@ -84,6 +87,7 @@ export class Simulator {
 		await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, '127.0.0.1', resolve));
 		const { port } = this.server.address() as AddressInfo;
 		this.url = `http://127.0.0.1:${port}`;
+		startedSimulators.add(this);
 		return this;
 	}
 
@@ -198,13 +202,18 @@ export class Simulator {
 		if (rule.kind === 'malformed') {
 			record.status = 200;
 			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{"statusCode":200,"data":{"docs":[{"id":');
+			res.end(rule.body ?? MALFORMED_BODY);
 			return true;
 		}
 		const status = rule.status ?? 500;
 		const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': rule.retryAfter } : {};
-		const message = status === 500 ? 'Internal server error' : status === 429 ? 'Too many requests' : 'Service unavailable';
+		const message = status === 500 ? 'Internal server error' : status === 429 ? 'Too many requests' : errorName(status);
 		record.status = status;
+		if (rule.body !== undefined) {
+			res.writeHead(status, { 'content-type': 'application/json', ...headers });
+			res.end(rule.body);
+			return true;
+		}
 		sendJson(res, status, errorBody(status, message), headers);
 		return true;
 	}

@@ -26,8 +26,14 @@ export interface RequestSettings {
 
 export const DEFAULT_SETTINGS: RequestSettings = { timeout: 30_000, maxRetries: 3 };
 
-/** Longest wait the transport accepts from a Retry-After header or its own backoff. */
+/** Longest wait the transport accepts from a Retry-After header. */
 export const MAX_RETRY_WAIT_MS = 30_000;
+/** Backoff of the first retry (half of it at least), doubled per attempt up to MAX_BACKOFF_MS. */
+export const BACKOFF_BASE_MS = 200;
+export const MAX_BACKOFF_MS = 8_000;
+/** Bounds of the Request Options. */
+export const MAX_RETRIES = 10;
+export const MAX_TIMEOUT_MS = 600_000;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -86,14 +92,27 @@ export async function getCachedCredentials(
 	return await pending;
 }
 
+/** Request Options of an item (execute contexts only; dropdowns, hooks and webhooks use the defaults). */
 export function getRequestSettings(this: ApiContext, itemIndex: number): RequestSettings {
-	if (!('getNodeParameter' in this) || !('getExecutionId' in this)) return DEFAULT_SETTINGS;
-	const options = (this as IExecuteFunctions).getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
-	const timeout = Number(options.timeout ?? DEFAULT_SETTINGS.timeout);
-	const maxRetries = Number(options.maxRetries ?? DEFAULT_SETTINGS.maxRetries);
+	if (!('getInputData' in this) || !('continueOnFail' in this)) return DEFAULT_SETTINGS;
+	const ctx = this as IExecuteFunctions;
+	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
+	const read = (key: keyof RequestSettings, label: string, min: number, max: number): number => {
+		const raw = options[key];
+		if (raw === undefined || raw === null || raw === '') return DEFAULT_SETTINGS[key];
+		const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+		if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+				{ itemIndex },
+			);
+		}
+		return n;
+	};
 	return {
-		timeout: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_SETTINGS.timeout,
-		maxRetries: Number.isInteger(maxRetries) && maxRetries >= 0 ? Math.min(maxRetries, 10) : DEFAULT_SETTINGS.maxRetries,
+		timeout: read('timeout', 'Timeout (Ms)', 1, MAX_TIMEOUT_MS),
+		maxRetries: read('maxRetries', 'Max Retries', 0, MAX_RETRIES),
 	};
 }
 
@@ -101,6 +120,7 @@ function trimSlash(url: string): string {
 	return url.replace(/\/+$/, '');
 }
 
+/** Failures where the request may or may not have reached the platform: only reads repeat them. */
 const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',
 	'ECONNABORTED',
@@ -111,6 +131,13 @@ const RETRYABLE_NETWORK_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
+/** Failures where the request certainly never reached the platform: even writes repeat them. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'EAI_AGAIN']);
+
+/** Network error codes recognised in an error's text when no `code` property carries one. */
+const NETWORK_CODE_IN_TEXT =
+	/\b(ECONNRESET|ECONNABORTED|ECONNREFUSED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ERR_[A-Z_]+)\b/;
+
 interface FailureFacts {
 	status?: number;
 	code?: string;
@@ -119,45 +146,56 @@ interface FailureFacts {
 }
 
 /**
- * n8n's helper wraps network failures in a NodeApiError that keeps only the message, so the
- * error code is read back from the text ("connect ECONNREFUSED ...", "timeout of 30000ms exceeded").
+ * n8n's helper wraps network failures in a NodeApiError whose `cause` is the client's error
+ * (with its `code`); when no code is found there, it is read back from the text
+ * ("connect ECONNREFUSED ...", "timeout of 30000ms exceeded", "socket hang up").
  */
 function networkFacts(error: unknown): FailureFacts {
-	const err = error as { message?: string; messages?: string[]; code?: string; cause?: { code?: string } };
-	const direct = err?.code ?? err?.cause?.code;
-	if (direct && /^[A-Z_]+$/.test(direct)) return { code: direct };
-	const text = [err?.message ?? '', ...(err?.messages ?? [])].join(' ');
-	const found = /\b(E[A-Z]{3,}|ERR_[A-Z_]+)\b/.exec(text)?.[1];
+	const err = error as { message?: string; messages?: string[]; code?: unknown; cause?: { code?: unknown } };
+	for (const candidate of [err?.code, err?.cause?.code]) {
+		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return { code: candidate };
+	}
+	const text = [err?.message ?? '', ...(Array.isArray(err?.messages) ? err.messages : [])].join(' ');
+	const found = NETWORK_CODE_IN_TEXT.exec(text)?.[1];
 	if (found) return { code: found };
-	if (/timeout of \d+ms exceeded|timed? ?out/i.test(text)) return { code: 'ETIMEDOUT' };
+	if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED' };
 	if (/socket hang up/i.test(text)) return { code: 'ECONNRESET' };
 	return {};
 }
 
-/** Parses Retry-After (seconds or an HTTP date) into milliseconds, capped. */
+/** Parses Retry-After (delay in seconds, or an HTTP date) into milliseconds from `now`, capped. */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
 	if (header === undefined || header.trim() === '') return undefined;
-	const seconds = Number(header);
+	const text = header.trim();
 	let ms: number;
-	if (Number.isFinite(seconds)) ms = seconds * 1000;
+	if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
 	else {
-		const at = Date.parse(header);
+		const at = Date.parse(text);
 		if (Number.isNaN(at)) return undefined;
 		ms = at - now;
 	}
-	return Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS);
+	return Math.round(Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS));
 }
 
-/** Exponential backoff with full jitter: attempt 0 waits up to 200 ms, then 400, 800 ... */
-export function backoffMs(attempt: number): number {
-	const ceiling = Math.min(200 * 2 ** attempt, 8_000);
-	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+/**
+ * Exponential backoff with jitter: attempt 0 waits 100-200 ms, attempt 1 200-400 ms, then
+ * 400-800 ms ..., never more than 8 s. The random half spreads out clients that failed together.
+ */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempt), MAX_BACKOFF_MS);
+	return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-function shouldRetry(facts: FailureFacts, idempotent: boolean): boolean {
-	// 429 means the request was refused before processing, so even a write may be sent again.
+/**
+ * Whether a failed attempt may be sent again. 429 means the platform refused the request
+ * without processing it, so any request may repeat it; a write is otherwise repeated only when
+ * it certainly never left (connection refused, name lookup failed), because after a timeout,
+ * a reset or a 5xx the platform may already have processed it.
+ */
+export function shouldRetry(facts: { status?: number; code?: string }, idempotent: boolean): boolean {
 	if (facts.status === 429) return true;
-	if (!idempotent) return facts.code === 'ECONNREFUSED' && facts.status === undefined;
+	if (facts.status === undefined && facts.code !== undefined && NEVER_SENT_CODES.has(facts.code)) return true;
+	if (!idempotent) return false;
 	if (facts.status !== undefined) return [502, 503, 504].includes(facts.status);
 	return facts.code !== undefined && RETRYABLE_NETWORK_CODES.has(facts.code);
 }
@@ -203,6 +241,7 @@ function networkMessage(code: string | undefined, timeout: number): string {
 	if (code === 'ECONNREFUSED') return 'Could not connect to the platform: connection refused (check the Base URL)';
 	if (code === 'ECONNRESET' || code === 'EPIPE') return 'The connection to the platform was closed before it answered';
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'The platform host name could not be resolved (check the Base URL)';
+	if (code === 'ERR_CANCELED') return 'The request was cancelled';
 	return `Could not reach the platform${code ? ` (${code})` : ''}`;
 }
 
@@ -279,39 +318,49 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		timeout: settings.timeout,
 	};
 	const idempotent = req.idempotent ?? req.method === 'GET';
+	// Without this the helper reads the credential again on every request (in n8n: a database
+	// read and a decryption); it gets the values already read for this execution instead.
+	const saved = this.getNode().credentials?.[credentialType];
+	const reuse = {
+		credentialsDecrypted: { id: saved?.id ?? '', name: saved?.name ?? '', type: credentialType, data: credentials },
+	};
 	for (let attempt = 0; ; attempt++) {
-		let facts: FailureFacts;
+		let response: { body: unknown; headers?: Record<string, unknown>; statusCode: number };
 		try {
-			// Statuses are read here rather than from a thrown error: n8n's wrapper keeps neither
-			// the response headers (Retry-After) nor the body of a failed request.
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
-				...options,
-				headers: { ...headers },
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-			})) as { body: unknown; headers: Record<string, unknown>; statusCode: number };
-			const body = parseBody(response.body);
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				return successData(this, body, req, credentials);
-			}
-			const retryAfter = response.headers?.['retry-after'];
-			facts = {
-				status: response.statusCode,
-				body,
-				retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
-			};
+			// Statuses are read from the response rather than from a thrown error: n8n's wrapper
+			// keeps neither the response headers (Retry-After) nor the body of a failed request.
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialType,
+				{ ...options, headers: { ...headers }, returnFullResponse: true, ignoreHttpStatusErrors: true },
+				reuse,
+			)) as typeof response;
 		} catch (error) {
-			if (error instanceof NodeApiError && (error as { fromTransport?: boolean }).fromTransport) {
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			}
-			facts = networkFacts(error);
+			const facts = networkFacts(error);
 			if (facts.code === undefined) {
 				// Not a network failure: report it without details that could hold request headers.
-				throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? 'Request failed', credentials, req.secrets), {
-					itemIndex: req.itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					redact((error as Error).message ?? 'Request failed', credentials, req.secrets),
+					{ itemIndex: req.itemIndex },
+				);
 			}
+			if (attempt < settings.maxRetries && shouldRetry(facts, idempotent)) {
+				await sleep(backoffMs(attempt));
+				continue;
+			}
+			throw toNodeApiError(this, facts, req, settings, credentials, attempt + 1);
 		}
+		const body = parseBody(response.body);
+		if (response.statusCode >= 200 && response.statusCode < 300) {
+			return successData(this, body, req, credentials);
+		}
+		const retryAfter = response.headers?.['retry-after'];
+		const facts: FailureFacts = {
+			status: response.statusCode,
+			body,
+			retryAfter: retryAfter === undefined || retryAfter === null ? undefined : String(retryAfter),
+		};
 		if (attempt < settings.maxRetries && shouldRetry(facts, idempotent)) {
 			await sleep(retryAfterMs(facts.retryAfter) ?? backoffMs(attempt));
 			continue;
@@ -327,12 +376,11 @@ function successData(
 	credentials: ICredentialDataDecryptedObject,
 ): IDataObject {
 	if (body !== undefined && body !== '' && (typeof body !== 'object' || body === null)) {
-		const error = new NodeApiError(ctx.getNode(), { message: 'Response is not JSON' } as JsonObject, {
+		throw new NodeApiError(ctx.getNode(), { message: 'Response is not JSON' } as JsonObject, {
 			message: 'The platform returned a response that is not valid JSON',
-			description: `${req.method} ${req.path}: ${redact(String(body).slice(0, 120), credentials, req.secrets)}`,
+			description: `${req.method} ${req.path} answered: ${redact(String(body).slice(0, 120), credentials, req.secrets)}`,
 			itemIndex: req.itemIndex,
 		});
-		throw Object.assign(error, { fromTransport: true });
 	}
 	if (req.raw) return (body ?? {}) as IDataObject;
 	const data = unwrap(body);

@@ -17,6 +17,7 @@ export const simModule: SimModule = {
 			sim.addFault(ctx.body as FaultRule);
 			return { raw: { added: true } };
 		});
+		router.add('GET', '/__sim/faults', 'none', () => ({ raw: { rules: sim.faults.list(), counts: sim.faults.counts } }));
 		router.add('DELETE', '/__sim/faults', 'none', () => {
 			sim.faults.clear();
 			return { raw: { cleared: true } };

@@ -129,6 +129,9 @@ export const dispatchersField: INodeProperties = {
 	],
 };
 
+/** Methods a dispatcher may use, as offered by its Method field. */
+const DISPATCHER_METHODS = ['PATCH', 'POST', 'PUT'] as const;
+
 /** Turns the Dispatchers field into the API's `dispatchers` array (type `http`). */
 export function readDispatchers(this: IExecuteFunctions, i: number, required: boolean): IDataObject[] | undefined {
 	const raw = this.getNodeParameter('dispatchers', i, {}) as IDataObject;
@@ -141,7 +144,13 @@ export function readDispatchers(this: IExecuteFunctions, i: number, required: bo
 		const label = `Dispatchers (HTTP Dispatcher ${n + 1})`;
 		const url = String(entry.url ?? '').trim();
 		if (!/^https?:\/\/[^\s/]+\S*$/i.test(url)) fail(this, i, `${label}: URL must start with http:// or https:// (got "${url}")`);
-		const method = String(entry.method ?? 'POST').toUpperCase();
+		const method = checkOneOf.call(
+			this,
+			String(entry.method ?? 'POST').toUpperCase(),
+			DISPATCHER_METHODS,
+			i,
+			`${label}: Method`,
+		);
 		const headerList = ((entry.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
 		const headers: IDataObject = {};
 		for (const header of Array.isArray(headerList) ? headerList : [headerList]) {
