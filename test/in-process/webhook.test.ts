@@ -308,7 +308,7 @@ describe('Webhook: single-webhook operations', () => {
 		sim().clearRequests();
 		for (const mode of ['id', 'list']) {
 			const { items, error } = await runNode(
-				{ parameters: { resource: 'webhook', operation: 'get', webhookId: { __rl: true, mode, value: hook.id } } },
+				{ parameters: { resource: 'webhook', operation: 'get', webhookId: { __rl: true, mode, value: String(hook.id) } } },
 				{ credentials: dataCredentials(sim()) },
 			);
 			expect(error).toBeUndefined();
