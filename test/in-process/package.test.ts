@@ -13,8 +13,11 @@ let report: ScanReport;
 
 beforeAll(() => {
 	// The scanner is an ES module, which jest's CommonJS runtime cannot load: run the script.
+	// Without jest's NODE_ENV=test, under which n8n's lint plugin takes every file for a test node.
+	const { NODE_ENV: _env, ...env } = process.env;
 	const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/scan.ts', '--json'], {
 		cwd: ROOT,
+		env,
 		encoding: 'utf8',
 		timeout: 180_000,
 	});
