@@ -256,7 +256,8 @@ function toNodeApiError(
 	const tried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	if (facts.status === undefined) {
 		const message = networkMessage(facts.code, settings.timeout);
-		return new NodeApiError(ctx.getNode(), { message, code: facts.code ?? '' } as JsonObject, {
+		// The code is not passed as `code`: n8n would swap the message for its generic wording.
+		return new NodeApiError(ctx.getNode(), { message, networkError: facts.code ?? '' } as JsonObject, {
 			message,
 			description: `${req.method} ${req.path}${tried}`,
 			itemIndex: req.itemIndex,

@@ -1,0 +1,363 @@
+/**
+ * Reliability under faults (issue 8): what the transport repeats and what it never repeats,
+ * Retry-After, backoff, Max Retries and Timeout, and clear errors for malformed answers. Faults
+ * are injected by the simulator (test/simulator/faults.ts) and counted on its side.
+ */
+import path from 'node:path';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { PACKAGE_DIR, runNode } from '../harness/n8n';
+import type { RunResult } from '../harness/n8n';
+import { dataCredentials, useSimulator } from '../helpers/sim';
+import type { JsonObject } from '../simulator/core';
+import type { FaultRule } from '../simulator/faults';
+import { MALFORMED_BODY } from '../simulator/faults';
+import { ordersOf } from '../simulator/routes/orders';
+
+type Transport = typeof import('../../nodes/SalesPayments/shared/transport');
+// The built transport, as n8n runs it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const transport = require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/transport.js')) as Transport;
+
+const sim = useSimulator();
+
+beforeEach(() => {
+	sim().clearRequests();
+	sim().faults.clear();
+});
+
+async function run(parameters: INodeParameters, continueOnFail = false): Promise<RunResult> {
+	return await runNode({ parameters, continueOnFail }, { credentials: dataCredentials(sim()) });
+}
+
+function fault(rule: FaultRule): void {
+	sim().addFault(rule);
+}
+
+const balance: INodeParameters = { resource: 'business', operation: 'getBalance' };
+
+function charge(extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'order',
+		operation: 'createCharge',
+		buyerName: 'Lucas Ferreira',
+		buyerEmail: 'lucas.ferreira@mail.example',
+		items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
+		payments: { payment: [{ method: 'pix', numberInstallments: 1, valueInCents: 4990 }] },
+		...extra,
+	};
+}
+
+function primaryOrders(): JsonObject[] {
+	return ordersOf(sim(), sim().credentials.businessId);
+}
+
+function statuses(): number[] {
+	return sim().apiRequests.map((r) => r.status);
+}
+
+describe('reads are repeated after transient failures', () => {
+	it.each([
+		['429 with Retry-After 0', { kind: 'status', status: 429, retryAfter: '0' }, 429],
+		['502', { kind: 'status', status: 502 }, 502],
+		['503', { kind: 'status', status: 503 }, 503],
+		['504', { kind: 'status', status: 504 }, 504],
+		['a dropped connection', { kind: 'drop' }, 0],
+	] as const)('GET after %s: one more attempt, then the record', async (_label, rule, status) => {
+		fault({ ...rule, times: 1 } as FaultRule);
+		const { items, error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.totalFundsInCents).toEqual(expect.any(Number));
+		expect(statuses()).toEqual([status, 200]);
+		expect(sim().apiRequests.every((r) => r.path === '/business/balance')).toBe(true);
+	});
+
+	it('a read-only filter POST sent as one request (Movement summary) is repeated after a 503', async () => {
+		fault({ kind: 'status', status: 503, times: 2, path: '/movement/filter' });
+		const { items, error } = await run({ resource: 'movement', operation: 'getMany', output: 'summary' });
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({ count: expect.any(Number), totalValue: expect.any(Number) });
+		expect(statuses()).toEqual([503, 503, 200]);
+		expect(sim().apiRequests.every((r) => r.method === 'POST')).toBe(true);
+	});
+
+	it('500 is not a transient failure: a read is not repeated and the platform message is shown', async () => {
+		fault({ kind: 'status', status: 500 });
+		const { error } = await run(balance);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('Internal server error');
+		expect(error?.httpCode).toBe('500');
+		expect(statuses()).toEqual([500]);
+	});
+
+	it('Max Retries bounds the attempts, and the error says how many were made', async () => {
+		fault({ kind: 'status', status: 503, retryAfter: '0' });
+		const { error } = await run({ ...balance, requestOptions: { maxRetries: 2 } });
+		expect(error?.httpCode).toBe('503');
+		expect(error?.description).toContain('(after 3 attempts)');
+		expect(statuses()).toEqual([503, 503, 503]);
+
+		sim().clearRequests();
+		const none = await run({ ...balance, requestOptions: { maxRetries: 0 } });
+		expect(none.error?.httpCode).toBe('503');
+		expect(statuses()).toEqual([503]);
+	});
+
+	it('the default is 3 retries: 4 attempts in all', async () => {
+		fault({ kind: 'status', status: 429, retryAfter: '0' });
+		const { error } = await run(balance);
+		expect(error?.httpCode).toBe('429');
+		expect(statuses()).toEqual([429, 429, 429, 429]);
+	});
+});
+
+describe('Retry-After and backoff', () => {
+	it('honours Retry-After in seconds', async () => {
+		fault({ kind: 'status', status: 429, retryAfter: '1', times: 1 });
+		const started = Date.now();
+		const { error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(statuses()).toEqual([429, 200]);
+	});
+
+	it('honours Retry-After given as an HTTP date', async () => {
+		// HTTP dates have whole seconds: 2 s ahead is between 1 and 2 s ahead once truncated.
+		fault({ kind: 'status', status: 503, retryAfter: new Date(Date.now() + 2_000).toUTCString(), times: 1 });
+		const started = Date.now();
+		const { error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		expect(statuses()).toEqual([503, 200]);
+	});
+
+	it('without Retry-After, waits a short backoff (100-200 ms before the first retry)', async () => {
+		fault({ kind: 'drop', times: 1 });
+		const started = Date.now();
+		const { error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+		expect(statuses()).toEqual([0, 200]);
+	});
+
+	it('parses Retry-After: seconds, dates, past dates, garbage; caps long waits', () => {
+		const now = Date.parse('2026-03-01T12:00:00.000Z');
+		expect(transport.retryAfterMs('2', now)).toBe(2000);
+		expect(transport.retryAfterMs(' 0 ', now)).toBe(0);
+		expect(transport.retryAfterMs('1.5', now)).toBe(1500);
+		expect(transport.retryAfterMs('Sun, 01 Mar 2026 12:00:05 GMT', now)).toBe(5000);
+		expect(transport.retryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now)).toBe(0);
+		expect(transport.retryAfterMs('-3', now)).toBe(0);
+		expect(transport.retryAfterMs('86400', now)).toBe(transport.MAX_RETRY_WAIT_MS);
+		expect(transport.retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(transport.MAX_RETRY_WAIT_MS);
+		expect(transport.retryAfterMs('soon', now)).toBeUndefined();
+		expect(transport.retryAfterMs('', now)).toBeUndefined();
+		expect(transport.retryAfterMs(undefined, now)).toBeUndefined();
+		expect(transport.MAX_RETRY_WAIT_MS).toBe(30_000);
+	});
+
+	it('backs off exponentially with jitter, within bounds', () => {
+		expect(transport.backoffMs(0, () => 0)).toBe(100);
+		expect(transport.backoffMs(0, () => 0.999)).toBeLessThanOrEqual(200);
+		expect(transport.backoffMs(1, () => 0)).toBe(200);
+		expect(transport.backoffMs(2, () => 0)).toBe(400);
+		expect(transport.backoffMs(20, () => 1)).toBe(transport.MAX_BACKOFF_MS);
+		const spread = new Set(Array.from({ length: 50 }, () => transport.backoffMs(3)));
+		expect(spread.size).toBeGreaterThan(5);
+		for (const ms of spread) {
+			expect(ms).toBeGreaterThanOrEqual(800);
+			expect(ms).toBeLessThanOrEqual(1600);
+		}
+	});
+
+	it('decides what may be repeated', () => {
+		const read = (facts: { status?: number; code?: string }) => transport.shouldRetry(facts, true);
+		const write = (facts: { status?: number; code?: string }) => transport.shouldRetry(facts, false);
+		for (const status of [429, 502, 503, 504]) expect(read({ status })).toBe(true);
+		for (const status of [400, 401, 403, 404, 409, 422, 500]) expect(read({ status })).toBe(false);
+		for (const code of ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'ECONNREFUSED']) expect(read({ code })).toBe(true);
+		expect(read({ code: 'ENOTFOUND' })).toBe(false);
+		expect(read({ code: 'ERR_CANCELED' })).toBe(false);
+		// Writes: only when the platform certainly did not process the request.
+		expect(write({ status: 429 })).toBe(true);
+		expect(write({ code: 'ECONNREFUSED' })).toBe(true);
+		for (const status of [500, 502, 503, 504]) expect(write({ status })).toBe(false);
+		for (const code of ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE']) expect(write({ code })).toBe(false);
+	});
+});
+
+describe('writes are never repeated once the platform may have processed them', () => {
+	it('Create Charge under a 500 sent after processing: one request, one order, the error is shown', async () => {
+		const before = primaryOrders().length;
+		fault({ kind: 'status', status: 500, afterProcessing: true, path: '/orders/create-charge' });
+		const { error, items } = await run(charge());
+		expect(items).toHaveLength(0);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.httpCode).toBe('500');
+		expect(error?.description).not.toContain('attempts');
+		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
+		// The simulator did create the charge: a retry would have charged the buyer twice.
+		expect(primaryOrders().length).toBe(before + 1);
+		expect(sim().faults.counts.status).toBe(1);
+	});
+
+	it('Create Charge whose connection drops after processing: one request, one order', async () => {
+		const before = primaryOrders().length;
+		fault({ kind: 'drop', afterProcessing: true, path: '/orders/create-charge' });
+		const { error } = await run(charge());
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('The connection to the platform was closed before it answered');
+		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
+		expect(primaryOrders().length).toBe(before + 1);
+	});
+
+	it('Create Charge that times out: one request, one order (processed after the client gave up)', async () => {
+		const before = primaryOrders().length;
+		fault({ kind: 'latency', latencyMs: 600, path: '/orders/create-charge' });
+		const { error } = await run(charge({ requestOptions: { timeout: 150, maxRetries: 5 } }));
+		expect(error?.message).toBe('The platform did not answer within 150 ms');
+		await new Promise((resolve) => setTimeout(resolve, 700));
+		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
+		expect(primaryOrders().length).toBe(before + 1);
+	});
+
+	it.each([502, 503, 504])('Create Charge under %i: not repeated', async (status) => {
+		const before = primaryOrders().length;
+		fault({ kind: 'status', status, retryAfter: '0', path: '/orders/create-charge' });
+		const { error } = await run(charge());
+		expect(error?.httpCode).toBe(String(status));
+		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
+		expect(primaryOrders().length).toBe(before);
+	});
+
+	it('Create Charge refused with 429 (not processed) is sent again after Retry-After: exactly one order', async () => {
+		const before = primaryOrders().length;
+		fault({ kind: 'status', status: 429, retryAfter: '0', times: 2, path: '/orders/create-charge' });
+		const { error, items } = await run(charge());
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(statuses()).toEqual([429, 429, 201]);
+		expect(primaryOrders().length).toBe(before + 1);
+		expect(primaryOrders().some((o) => o.id === items[0].json.orderId)).toBe(true);
+	});
+
+	it('Create Charge for 3 input items with continueOnFail: the failed one is reported, none is repeated', async () => {
+		const before = primaryOrders().length;
+		// The second charge is processed but its answer is lost.
+		fault({ kind: 'status', status: 500, afterProcessing: true, nth: [2], path: '/orders/create-charge' });
+		const result = await runNode(
+			{ parameters: charge(), continueOnFail: true },
+			{ credentials: dataCredentials(sim()), input: [{ json: { n: 1 } }, { json: { n: 2 } }, { json: { n: 3 } }] },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items[0].json.orderId).toEqual(expect.any(String));
+		expect(result.items[1].json.error).toBe('Internal server error');
+		expect(result.items[2].json.orderId).toEqual(expect.any(String));
+		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(3);
+		expect(primaryOrders().length).toBe(before + 3);
+	});
+});
+
+describe('timeouts', () => {
+	it('a read that times out is repeated and then succeeds', async () => {
+		fault({ kind: 'latency', latencyMs: 500, times: 1, path: '/business/balance' });
+		const started = Date.now();
+		const { error, items } = await run({ ...balance, requestOptions: { timeout: 150 } });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+		expect(sim().apiRequests).toHaveLength(2);
+	});
+
+	it('a read that keeps timing out fails with the timeout in plain words', async () => {
+		fault({ kind: 'latency', latencyMs: 400, path: '/business/balance' });
+		const { error } = await run({ ...balance, requestOptions: { timeout: 100, maxRetries: 1 } });
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('The platform did not answer within 100 ms');
+		expect(error?.description).toBe('GET /business/balance (after 2 attempts)');
+		expect(sim().apiRequests).toHaveLength(2);
+	});
+
+	it('the default timeout is 30 s', () => {
+		expect(transport.DEFAULT_SETTINGS).toEqual({ timeout: 30_000, maxRetries: 3 });
+	});
+});
+
+describe('malformed answers', () => {
+	it('malformed JSON gives a clear error and is not repeated', async () => {
+		fault({ kind: 'malformed', path: '/business/balance' });
+		const { error } = await run(balance);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
+		expect(error?.description).toBe(`GET /business/balance answered: ${MALFORMED_BODY}`);
+		expect(sim().apiRequests).toHaveLength(1);
+	});
+
+	it('malformed JSON on a later page of Return All stops the list with the same error', async () => {
+		fault({ kind: 'malformed', path: '/business/list-businesses-by-owner', nth: [3] });
+		const { error, items } = await run({ resource: 'business', operation: 'getMany', returnAll: true, pagination: { pageSize: 5 } });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
+		expect(sim().apiRequests.map((r) => r.query.page)).toEqual(['1', '2', '3']);
+	});
+
+	it('an HTML error page instead of JSON is reported with its status and text', async () => {
+		fault({ kind: 'status', status: 502, body: '<html><body>Bad gateway from the proxy</body></html>' });
+		const { error } = await run({ ...balance, requestOptions: { maxRetries: 0 } });
+		expect(error?.httpCode).toBe('502');
+		expect(error?.message).toBe('<html><body>Bad gateway from the proxy</body></html>');
+		expect(error?.description).toBe('HTTP 502: GET /business/balance');
+	});
+
+	it('with continueOnFail the malformed answer becomes an error item', async () => {
+		fault({ kind: 'malformed', body: 'not json at all' });
+		const { error, items } = await run(balance, true);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual({
+			error: 'The platform returned a response that is not valid JSON',
+			description: 'GET /business/balance answered: not json at all',
+		});
+	});
+});
+
+describe('the simulator counts what it injects', () => {
+	it('fires on the Nth request, every Nth, with a seeded probability, and at most `times` times', () => {
+		const faults = sim().faults;
+		faults.add({ kind: 'status', status: 503, nth: [2, 4], path: '/a' });
+		faults.add({ kind: 'drop', every: 3, path: '/b' });
+		faults.add({ kind: 'status', status: 429, probability: 0.5, times: 3, path: '/c' });
+		const fired = (p: string) => Array.from({ length: 10 }, () => faults.pick('GET', p).length);
+		expect(fired('/a')).toEqual([0, 1, 0, 1, 0, 0, 0, 0, 0, 0]);
+		expect(fired('/b')).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0]);
+		expect(fired('/c').reduce((a, b) => a + b, 0)).toBe(3);
+		expect(faults.counts).toEqual({ latency: 0, status: 5, drop: 3, malformed: 0 });
+		expect(faults.list().map((r) => [r.seen, r.applied])).toEqual([
+			[10, 2],
+			[10, 3],
+			[10, 3],
+		]);
+	});
+
+	it('answers a request with one fault at most, and the same seed gives the same faults', () => {
+		const draw = () => {
+			const faults = sim().faults;
+			faults.clear();
+			faults.seed(7);
+			faults.add({ kind: 'status', status: 503, probability: 0.3 });
+			faults.add({ kind: 'drop', probability: 0.3 });
+			return Array.from({ length: 40 }, () => faults.pick('GET', '/x').map((f) => f.kind).join('+'));
+		};
+		const first = draw();
+		expect(first.every((k) => ['', 'status', 'drop'].includes(k))).toBe(true);
+		expect(first).toEqual(draw());
+		expect(new Set(first).size).toBe(3);
+	});
+
+	it('refuses rules it cannot apply', () => {
+		expect(() => sim().faults.add({ kind: 'explode' as never })).toThrow('Unknown fault kind');
+		expect(() => sim().faults.add({ kind: 'drop', probability: 2 })).toThrow('probability');
+	});
+});
