@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext, ApiRequest } from './transport';
 import { apiRequest } from './transport';
@@ -101,57 +101,159 @@ async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: number, page
 	return readPage(data, req.itemsKey);
 }
 
+/** Page sizes tried, largest first, when the platform refuses a page size (its maximum is not documented). */
+export const FALLBACK_PAGE_SIZES = [500, 250, 100, 50, 20, 10];
+
+/** Most concurrent page requests a list may make. */
+export const MAX_CONCURRENCY = 16;
+
+/** A 400 whose message names `limit`: the page size was refused. */
+export function isPageSizeRefusal(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	return String(error.httpCode) === '400' && /\blimit\b/i.test(String(error.message));
+}
+
+/** The smallest page size refused so far, per execution context and path, so later items start below it. */
+const refusedSizes = new WeakMap<object, Map<string, number>>();
+
+function refusedSize(ctx: ApiContext, path: string): number {
+	return refusedSizes.get(ctx)?.get(path) ?? Infinity;
+}
+
+function rememberRefusal(ctx: ApiContext, path: string, size: number): void {
+	let perContext = refusedSizes.get(ctx);
+	if (!perContext) {
+		perContext = new Map();
+		refusedSizes.set(ctx, perContext);
+	}
+	perContext.set(path, Math.min(size, perContext.get(path) ?? Infinity));
+}
+
+/**
+ * Requests the first page. When the platform refuses the page size (a 400 naming `limit`), it
+ * tries the next smaller size of FALLBACK_PAGE_SIZES, and later lists of the same execution
+ * start below the refused size. Returns the page and the size that was accepted.
+ */
+async function fetchFirstPage(ctx: ApiContext, req: ListRequest, wantedSize: number): Promise<{ page: Page; size: number }> {
+	let size = wantedSize;
+	const refused = refusedSize(ctx, req.path);
+	if (size >= refused) size = FALLBACK_PAGE_SIZES.find((s) => s < refused) ?? size;
+	for (;;) {
+		try {
+			return { page: await fetchPage(ctx, req, 1, size), size };
+		} catch (error) {
+			const smaller = FALLBACK_PAGE_SIZES.find((s) => s < size);
+			if (!isPageSizeRefusal(error) || smaller === undefined) {
+				// Both constructors hand back an error of their own class unchanged.
+				if (error instanceof NodeApiError) throw new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+				throw new NodeOperationError(ctx.getNode(), error as Error);
+			}
+			rememberRefusal(ctx, req.path, size);
+			size = smaller;
+		}
+	}
+}
+
+/** Appends without spreading, so that a very large page cannot overflow the call stack. */
+function append(target: IDataObject[], records: IDataObject[]): void {
+	for (const record of records) target.push(record);
+}
+
+/**
+ * How many pages the list has, when the first page tells: `totalPages`, or a total count with a
+ * full first page (the platform honoured the page size, so the count of pages follows).
+ */
+export function knownPageCount(first: Page, size: number): number | undefined {
+	if (first.totalPages !== undefined) return first.totalPages;
+	if (first.totalDocs !== undefined && first.items.length === size) return Math.ceil(first.totalDocs / size);
+	return undefined;
+}
+
+interface PageFailure {
+	pageNo: number;
+	error: unknown;
+}
+
+/**
+ * Requests pages `from`..`to` with up to `concurrency` requests in flight (a new request starts
+ * as soon as one ends) and returns their records in page order. Pages after an empty page are
+ * not used; a failure stops new requests and is thrown once those in flight have ended, unless
+ * it came from a page after the end of the list.
+ */
+async function fetchPagesConcurrently(
+	ctx: ApiContext,
+	req: ListRequest,
+	size: number,
+	from: number,
+	to: number,
+	concurrency: number,
+): Promise<IDataObject[][]> {
+	const pages: IDataObject[][] = [];
+	const walk: { next: number; end: number; failure?: PageFailure } = { next: from, end: to };
+	const worker = async (): Promise<void> => {
+		while (walk.failure === undefined && walk.next <= walk.end) {
+			const pageNo = walk.next++;
+			try {
+				const page = await fetchPage(ctx, req, pageNo, size);
+				pages[pageNo - from] = page.items;
+				if (page.items.length === 0 && pageNo < walk.end) walk.end = pageNo;
+			} catch (error) {
+				// Another worker may have failed meanwhile: keep the failure of the earliest page.
+				const earlier = walk.failure as PageFailure | undefined;
+				if (earlier === undefined || pageNo < earlier.pageNo) walk.failure = { pageNo, error };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, to - from + 1) }, worker));
+	const end = walk.end;
+	// Read through a cast: the workers assign it, which the compiler's narrowing does not see.
+	const failure = walk.failure as PageFailure | undefined;
+	if (failure !== undefined && failure.pageNo <= end) throw failure.error;
+	const ordered: IDataObject[][] = [];
+	for (let n = from; n <= end; n++) {
+		const records = pages[n - from] ?? [];
+		if (records.length === 0) break;
+		ordered.push(records);
+	}
+	return ordered;
+}
+
 /**
  * Walks a paginated list: every page (Return All) or until `limit` records. It stops on
  * `hasNext: false`, `nextPage: null`, the last page, an empty page or a total reached, and
- * never requests more than HARD_PAGE_CAP pages or a page it has already requested.
+ * never requests more than HARD_PAGE_CAP pages or a page it has already requested. With
+ * `concurrency` > 1 and a known page count, the remaining pages are requested concurrently;
+ * the records keep their order.
  */
 export async function paginate(this: ApiContext, req: ListRequest): Promise<ListResult> {
 	const pageSize = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
 	const wanted = req.limit ?? Infinity;
-	const size = Number.isFinite(wanted) ? Math.min(pageSize, wanted) : pageSize;
-	const items: IDataObject[] = [];
-	const first = await fetchPage(this, req, 1, size);
+	const { page: first, size } = await fetchFirstPage(this, req, Number.isFinite(wanted) ? Math.min(pageSize, wanted) : pageSize);
 	const summary = first.summary;
-	items.push(...first.items);
-	let page = first;
-	let pageNo = 1;
-	const concurrency = Math.max(1, Math.min(req.concurrency ?? 1, 16));
-	if (
-		concurrency > 1 &&
-		first.totalPages !== undefined &&
-		hasMorePages(first, 1, items.length) &&
-		items.length < wanted
-	) {
-		// The page count is known: request the remaining pages in bounded parallel batches,
-		// keeping their order.
-		const lastPage = Math.min(first.totalPages, HARD_PAGE_CAP, Math.ceil(wanted / size));
-		for (let start = 2; start <= lastPage && items.length < wanted; start += concurrency) {
-			const numbers: number[] = [];
-			for (let n = start; n < start + concurrency && n <= lastPage; n++) numbers.push(n);
-			const pages = await Promise.all(numbers.map(async (n) => await fetchPage(this, req, n, size)));
-			let ended = false;
-			for (const p of pages) {
-				items.push(...p.items);
-				if (p.items.length === 0) {
-					ended = true;
-					break;
-				}
-			}
-			if (ended) break;
+	const items: IDataObject[] = [];
+	append(items, first.items);
+	const concurrency = Math.max(1, Math.min(req.concurrency ?? 1, MAX_CONCURRENCY));
+	const pageCount = concurrency > 1 ? knownPageCount(first, size) : undefined;
+	if (pageCount !== undefined && items.length < wanted && hasMorePages(first, 1, items.length)) {
+		const lastPage = Math.min(pageCount, HARD_PAGE_CAP, Math.ceil(wanted / size));
+		if (lastPage >= 2) {
+			for (const records of await fetchPagesConcurrently(this, req, size, 2, lastPage, concurrency)) append(items, records);
 		}
-		return { items: items.slice(0, wanted), summary };
+	} else {
+		let page = first;
+		let pageNo = 1;
+		const seen = new Set<number>([1]);
+		while (items.length < wanted && hasMorePages(page, pageNo, items.length)) {
+			const next = page.nextPage ?? (page.currentPage ?? pageNo) + 1;
+			if (seen.has(next) || seen.size >= HARD_PAGE_CAP) break;
+			seen.add(next);
+			pageNo = next;
+			page = await fetchPage(this, req, pageNo, size);
+			append(items, page.items);
+		}
 	}
-	const seen = new Set<number>([1]);
-	while (items.length < wanted && hasMorePages(page, pageNo, items.length)) {
-		const next = page.nextPage ?? (page.currentPage ?? pageNo) + 1;
-		if (seen.has(next) || seen.size >= HARD_PAGE_CAP) break;
-		seen.add(next);
-		pageNo = next;
-		page = await fetchPage(this, req, pageNo, size);
-		items.push(...page.items);
-	}
-	return { items: Number.isFinite(wanted) ? items.slice(0, wanted) : items, summary };
+	if (items.length > wanted) items.length = wanted;
+	return { items, summary };
 }
 
 /** Return All / Limit / page size / concurrency fields every list operation shows. */
@@ -188,8 +290,8 @@ export function readListSettings(
 		});
 	}
 	const concurrency = Number(paging.maxConcurrency ?? 1);
-	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-		throw new NodeOperationError(this.getNode(), 'Max Concurrent Requests must be a whole number from 1 to 16', {
+	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+		throw new NodeOperationError(this.getNode(), `Max Concurrent Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
 			itemIndex: i,
 		});
 	}
@@ -215,16 +317,17 @@ export const paginationOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
 			default: DEFAULT_PAGE_SIZE,
-			description: 'Records requested per page (the platform does not document its maximum)',
+			description:
+				'Records requested per page. The platform does not document its maximum: if it refuses this size, smaller pages are requested.',
 		},
 		{
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 16 },
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: 1,
 			description:
-				'With Return All, how many pages to request at once once the total page count is known. Output order is kept.',
+				'How many pages to request at the same time once the number of pages is known (1 = one after another). Records keep their order.',
 		},
 	],
 };

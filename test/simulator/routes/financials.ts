@@ -154,6 +154,47 @@ function makeCommission(sim: Simulator, businessId: string): JsonObject {
 	};
 }
 
+/** Adds exactly `count` more movements to a business (e.g. the 100,000 of `npm run bench`). */
+export function addMovements(sim: Simulator, businessId: string, count: number): void {
+	const movements = sim.state.col('movements');
+	for (let added = 0; added < count; ) {
+		for (const m of makeMovementGroup(sim, businessId)) {
+			if (added === count) break;
+			movements.push(m);
+			added++;
+		}
+	}
+}
+
+interface MovementResult {
+	key: string;
+	length: number;
+	/** The matching movements, newest first, as the platform shows them. */
+	sorted: JsonObject[];
+	totalValue: number;
+}
+
+/**
+ * The last filtered and sorted movement lists, so that walking the pages of a large list costs
+ * one slice per page instead of a filter and a sort of the whole collection. Movements are
+ * never changed in place, only appended: a length change invalidates an entry.
+ */
+const movementResults = new WeakMap<Simulator, MovementResult[]>();
+
+function cachedMovements(sim: Simulator, key: string, compute: () => JsonObject[]): MovementResult {
+	const length = sim.state.col('movements').length;
+	let results = movementResults.get(sim);
+	if (!results) movementResults.set(sim, (results = []));
+	const hit = results.find((r) => r.key === key && r.length === length);
+	if (hit) return hit;
+	const found = compute();
+	const totalValue = found.reduce((sum, m) => sum + Number(m.valueInCents), 0);
+	const result = { key, length, sorted: found.map(publicView), totalValue };
+	results.unshift(result);
+	results.length = Math.min(results.length, 8);
+	return result;
+}
+
 export const simModule: SimModule = {
 	seed(sim) {
 		const withdraws = sim.state.col('withdrawRequests');
@@ -201,25 +242,24 @@ export const simModule: SimModule = {
 			const omitDebit = readBool(body, 'omitDebit') ?? false;
 			const omitCredit = readBool(body, 'omitCredit') ?? false;
 			const { page, limit } = readPaging(ctx.query, sim.maxLimit);
-			const found = ofBusiness(sim.state.col('movements'), ctx.businessId).filter(
-				(m) =>
-					inRange(Math.abs(Number(m.valueInCents)), minValue, maxValue) &&
-					(!subject || String(m.subject).toLowerCase().includes(subject)) &&
-					(!description || String(m.description).toLowerCase().includes(description)) &&
-					(!hash || m.hash === hash) &&
-					(!originType || m.originType === originType) &&
-					(!referenceId || m.referenceId === referenceId) &&
-					(!groupId || m.groupId === groupId) &&
-					inDateRange(m.createdAt, from, to) &&
-					!(omitDebit && m.type === 'debit') &&
-					!(omitCredit && m.type === 'credit'),
-			);
-			const sorted = sortRecords(found, 'createdAt', 'DESC');
+			const matches = (m: JsonObject) =>
+				inRange(Math.abs(Number(m.valueInCents)), minValue, maxValue) &&
+				(!subject || String(m.subject).toLowerCase().includes(subject)) &&
+				(!description || String(m.description).toLowerCase().includes(description)) &&
+				(!hash || m.hash === hash) &&
+				(!originType || m.originType === originType) &&
+				(!referenceId || m.referenceId === referenceId) &&
+				(!groupId || m.groupId === groupId) &&
+				inDateRange(m.createdAt, from, to) &&
+				!(omitDebit && m.type === 'debit') &&
+				!(omitCredit && m.type === 'credit');
+			const compute = () => sortRecords(ofBusiness(sim.state.col('movements'), ctx.businessId).filter(matches), 'createdAt', 'DESC');
+			const { sorted, totalValue } = cachedMovements(sim, `${ctx.businessId}|${JSON.stringify(body)}`, compute);
 			return {
 				data: {
-					movements: sorted.slice((page - 1) * limit, page * limit).map(publicView),
+					movements: sorted.slice((page - 1) * limit, page * limit),
 					count: sorted.length,
-					totalValue: sorted.reduce((sum, m) => sum + Number(m.valueInCents), 0),
+					totalValue,
 				},
 			};
 		});
