@@ -2,16 +2,19 @@
  * The demo as a newcomer gets it, in a real n8n 2.8.4: the package loads, the credential test
  * works, the shop workflow's trigger registers its webhook on activation, runs on order.paid,
  * refuses forged deliveries, and deletes its webhook on deactivation (20 cycles leave none).
+ * Then headless Chromium opens the editor and checks what a user sees of the nodes.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import axios from 'axios';
+import { chromium } from 'playwright-core';
 
 import type { Demo } from '../../scripts/demo';
 import { DATA_CREDENTIAL_ID, SHOP_WORKFLOW_ID, startDemo } from '../../scripts/demo';
-import { sleep } from '../../scripts/lib/n8n';
+import { ensureChromium } from '../../scripts/lib/chromium';
+import { DEFAULT_OWNER, REPO_DIR, sleep } from '../../scripts/lib/n8n';
 import { INSTALL_TIMEOUT } from './setup';
 
 const SECRET_HEADER = 'x-sp-webhook-secret';
@@ -133,3 +136,77 @@ describe('demo in a real n8n 2.8.4', () => {
 		expect(await simWebhooks()).toHaveLength(1);
 	}, 180_000);
 });
+
+// Resolved while jest collects tests, so a missing browser shows as a skip with its reason.
+const browser = ensureChromium((line) => process.stderr.write(`${line}\n`));
+const RESOURCES = [
+	'Business',
+	'Commission',
+	'Customer',
+	'Identity',
+	'Movement',
+	'Offer',
+	'Order',
+	'Payment Link',
+	'Pixel',
+	'Product',
+	'Refund',
+	'Sale',
+	'Subscription',
+	'Voucher',
+	'Webhook',
+	'Withdraw Request',
+];
+
+(browser.path ? describe : describe.skip)(
+	browser.path ? 'the nodes in the n8n editor (headless Chromium)' : `the nodes in the n8n editor: SKIPPED, ${browser.reason}`,
+	() => {
+		it('logs in, opens the shop workflow, lists every resource and the voucher operations, saves a screenshot', async () => {
+			const instance = await chromium.launch({ executablePath: browser.path, args: ['--no-sandbox'] });
+			try {
+				const page = await instance.newPage({ viewport: { width: 1400, height: 900 } });
+				await page.goto(`${demo.n8n.baseUrl}/signin`);
+				await page.fill('input[name=emailOrLdapLoginId]', DEFAULT_OWNER.email);
+				await page.fill('input[name=password]', DEFAULT_OWNER.password);
+				await page.click('[data-test-id=form-submit-button]');
+				await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+
+				await page.goto(`${demo.n8n.baseUrl}/workflow/${SHOP_WORKFLOW_ID}`);
+				const nodes = page.locator('[data-test-id=canvas-node]');
+				await nodes.first().waitFor({ timeout: 30_000 });
+				const outDir = path.join(REPO_DIR, 'test-output');
+				mkdirSync(outDir, { recursive: true });
+				await page.screenshot({ path: path.join(outDir, 'editor-canvas.png') });
+				expect(await nodes.allTextContents()).toEqual(
+					expect.arrayContaining([expect.stringContaining('Order paid'), expect.stringContaining('Get the order')]),
+				);
+
+				// The trigger's panel shows its events.
+				await nodes.filter({ hasText: 'Order paid' }).dblclick();
+				await page.locator('[data-test-id=parameter-input-events]').waitFor({ timeout: 15_000 });
+				expect(await page.locator('[data-test-id=parameter-input-events]').textContent()).toContain('Order Paid');
+				await page.keyboard.press('Escape');
+
+				// The action node's panel lists every resource, and the operations of one.
+				await nodes.filter({ hasText: 'Get the order' }).dblclick();
+				const resource = page.locator('[data-test-id=parameter-input-resource]');
+				await resource.waitFor({ timeout: 15_000 });
+				await resource.click();
+				const options = page.locator('.el-select-dropdown__item:visible');
+				await options.first().waitFor();
+				const listed = (await options.allTextContents()).map((t) => t.trim());
+				for (const name of RESOURCES) expect(listed.some((t) => t.startsWith(name))).toBe(true);
+				await options.filter({ hasText: /^Voucher/ }).first().click();
+				await page.locator('[data-test-id=parameter-input-operation]').click();
+				await page.waitForTimeout(500);
+				const operations = (await page.locator('.el-select-dropdown__item:visible').allTextContents()).map((t) => t.trim());
+				for (const name of ['Cancel Redemption', 'Get by Code', 'Redeem']) {
+					expect(operations.some((t) => t.startsWith(name))).toBe(true);
+				}
+				await page.screenshot({ path: path.join(outDir, 'editor-node-panel.png') });
+			} finally {
+				await instance.close();
+			}
+		}, 120_000);
+	},
+);
