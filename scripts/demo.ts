@@ -105,6 +105,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	mkdirSync(n8n.userFolder, { recursive: true });
 	n8n.port = await portOr(options.port, 5678);
 	await n8n.installPackage(tgz);
+	// The finance example writes files: allow exactly the demo's folder.
+	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
 	await n8n.importCredentials([
 		{ id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi', data: sim.credentials },
@@ -119,8 +121,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	await n8n.importWorkflows(examples);
 	await n8n.publish(SHOP_WORKFLOW_ID);
 	log(`Starting n8n ${'2.8.4'} on ${n8n.baseUrl} ...`);
-	// The finance example writes files: allow exactly the demo's folder.
-	process.env.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	await n8n.start();
 	await n8n.setupOwner(DEFAULT_OWNER);
 

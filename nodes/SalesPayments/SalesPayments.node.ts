@@ -63,8 +63,15 @@ export class SalesPayments implements INodeType {
 			} catch (error) {
 				if (this.continueOnFail()) {
 					const description = (error as { description?: string }).description;
+					const nodeError =
+						error instanceof NodeApiError || error instanceof NodeOperationError
+							? error
+							: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 					out.push({
 						json: { error: (error as Error).message, ...(description ? { description } : {}) },
+						// With "On Error: Continue (using error output)" n8n routes items carrying `error`
+						// to the error output.
+						error: nodeError,
 						pairedItem: { item: i },
 					});
 					continue;

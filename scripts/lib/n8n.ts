@@ -137,6 +137,8 @@ export class N8nInstance {
 	private cookie = '';
 	/** Server output, for diagnosing failures. */
 	readonly output: string[] = [];
+	/** More environment for the CLI and the server (e.g. N8N_RESTRICT_FILE_ACCESS_TO). */
+	extraEnv: Record<string, string> = {};
 
 	constructor(userFolder?: string) {
 		this.userFolder = userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'sp-n8n-'));
@@ -181,6 +183,7 @@ export class N8nInstance {
 			// `n8n execute --rawOutput` prints its JSON through the logger at level info.
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 			DB_SQLITE_POOL_SIZE: '2',
+			...this.extraEnv,
 		};
 	}
 

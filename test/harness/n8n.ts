@@ -204,6 +204,8 @@ export interface NodeSpec {
 	/** Credential types this node uses; ids are made up. */
 	credentials?: string[];
 	continueOnFail?: boolean;
+	/** "On Error: Continue (using error output)": failed items go to output 1. */
+	errorOutput?: boolean;
 }
 
 export interface RunOptions {
@@ -217,6 +219,8 @@ export interface RunResult {
 	run: IRun;
 	/** Output items of each node (main output 0, first run). */
 	output: Record<string, INodeExecutionData[]>;
+	/** Every main output of each node (first run): [0] regular, [1] errors with errorOutput. */
+	outputs: Record<string, INodeExecutionData[][]>;
 	/** Output items of the last node. */
 	items: INodeExecutionData[];
 	/** The error that stopped the workflow, if any. */
@@ -238,7 +242,7 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 		position: [index * 200, 0],
 		parameters: spec.parameters,
 		continueOnFail: spec.continueOnFail,
-		onError: spec.continueOnFail ? 'continueRegularOutput' : undefined,
+		onError: spec.errorOutput ? 'continueErrorOutput' : spec.continueOnFail ? 'continueRegularOutput' : undefined,
 		credentials: Object.fromEntries(
 			(spec.credentials ?? ['salesPaymentsApi']).map((type) => [type, { id: `cred-${type}`, name: type }]),
 		),
@@ -280,8 +284,10 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 	await execute.processRunExecutionData(workflow);
 	const run = await done.promise;
 	const output: Record<string, INodeExecutionData[]> = {};
+	const outputs: Record<string, INodeExecutionData[][]> = {};
 	for (const [name, runs] of Object.entries(run.data.resultData.runData)) {
 		output[name] = runs[0]?.data?.main?.[0] ?? [];
+		outputs[name] = (runs[0]?.data?.main ?? []).map((items) => items ?? []);
 	}
 	const last = nodes[nodes.length - 1].name;
 	// Every output and error is scanned for secrets after the test (see audit.ts).
@@ -289,6 +295,7 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 	return {
 		run,
 		output,
+		outputs,
 		items: output[last] ?? [],
 		error: run.data.resultData.error as RunResult['error'],
 		credentialsHelper,

@@ -104,4 +104,20 @@ describe('Business', () => {
 		expect(items.map((i) => i.json.error)).toEqual(['Unauthorized', 'Unauthorized']);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
+
+	it('with "Continue (using error output)" failed items go to the error output, good ones stay', async () => {
+		const { outputs, error } = await runNode(
+			{
+				parameters: { resource: 'business', operation: 'getMany', limit: '={{ $json.limit }}' },
+				errorOutput: true,
+			},
+			{ credentials: dataCredentials(sim()), input: [{ json: { limit: 2 } }, { json: { limit: -1 } }] },
+		);
+		expect(error).toBeUndefined();
+		const [ok, failed] = outputs['Sales & Payments'];
+		expect(ok).toHaveLength(2);
+		expect(ok.every((i) => i.json.id && i.pairedItem && (i.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(failed).toHaveLength(1);
+		expect(String(failed[0].json.error)).toContain('Limit');
+	});
 });
