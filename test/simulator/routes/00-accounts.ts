@@ -80,8 +80,7 @@ export const simModule: SimModule = {
 			const account = sim.state.accounts.find((a) => a.id === ctx.accountId)!;
 			const docs = sim.state.businesses
 				.filter((b) => account.businessIds.includes(b.id as string))
-				// eslint-disable-next-line @typescript-eslint/no-unused-vars
-				.map(({ balance, ...rest }) => rest);
+				.map(({ balance: _balance, ...rest }) => rest);
 			return { data: pageOf(docs, ctx.query, sim.maxLimit) };
 		});
 	},
