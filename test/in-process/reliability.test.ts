@@ -320,10 +320,10 @@ describe('malformed answers', () => {
 		fault({ kind: 'malformed', body: 'not json at all' });
 		const { error, items } = await run(balance, true);
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual({
-			error: 'The platform returned a response that is not valid JSON',
-			description: 'GET /business/balance answered: not json at all',
-		});
+		expect(items).toHaveLength(1);
+		expect(items[0].json.error).toBe('The platform returned a response that is not valid JSON');
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(sim().apiRequests).toHaveLength(1);
 	});
 });
 
