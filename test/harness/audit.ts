@@ -201,10 +201,13 @@ export function recordRun(
 		const name = nodeNames[index];
 		const op = `${String(spec.parameters.resource)}.${String(spec.parameters.operation)}`;
 		for (const [runIndex, taskData] of (runData[name] ?? []).entries()) {
-			const task = taskData as { data?: { main?: Array<Array<{ json?: unknown }> | null> }; error?: unknown };
+			const task = taskData as { data?: { main?: Array<Array<{ json?: unknown; error?: unknown }> | null> }; error?: unknown };
 			for (const [output, items] of (task.data?.main ?? []).entries()) {
 				for (const [itemIndex, item] of (items ?? []).entries()) {
-					add(`output ${output} item ${itemIndex} of node "${name}" (${op}, run ${runIndex})`, TOKEN_ISSUING_OPERATIONS.has(op), item.json);
+					const where = `output ${output} item ${itemIndex} of node "${name}" (${op}, run ${runIndex})`;
+					add(where, TOKEN_ISSUING_OPERATIONS.has(op), item.json);
+					// An error item (continueOnFail) carries the error itself too.
+					if (item.error) add(`the error of ${where}`, false, item.error);
 				}
 			}
 			if (task.error) add(`the error of node "${name}" (${op}, run ${runIndex})`, false, task.error);
