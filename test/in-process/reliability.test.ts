@@ -5,6 +5,8 @@
  */
 import path from 'node:path';
 
+import axios from 'axios';
+
 import type { INodeParameters } from 'n8n-workflow';
 
 import { PACKAGE_DIR, runNode } from '../harness/n8n';
@@ -358,6 +360,22 @@ describe('the simulator counts what it injects', () => {
 		expect(first.every((k) => ['', 'status', 'drop'].includes(k))).toBe(true);
 		expect(first).toEqual(draw());
 		expect(new Set(first).size).toBe(3);
+	});
+
+	it('takes rules from other processes through /__sim/faults and reports what fired', async () => {
+		const url = `${sim().url}/__sim/faults`;
+		await axios.post(url, { kind: 'status', status: 503, retryAfter: '0', times: 2, path: '/business/balance' });
+		const { error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(statuses()).toEqual([503, 503, 200]);
+		const report = (await axios.get(url)).data as { rules: Array<{ seen: number; applied: number }>; counts: object };
+		expect(report.rules.map((r) => [r.seen, r.applied])).toEqual([[3, 2]]);
+		expect(report.counts).toEqual({ latency: 0, status: 2, drop: 0, malformed: 0 });
+		const refused = await axios.post(url, { kind: 'explode' }, { validateStatus: () => true });
+		expect(refused.status).toBe(400);
+		expect(refused.data.message).toContain('Unknown fault kind');
+		await axios.delete(url);
+		expect(sim().faults.list()).toEqual([]);
 	});
 
 	it('refuses rules it cannot apply', () => {

@@ -3,6 +3,7 @@
  * recorded requests, fault rules, the clock. They need no credentials and are never part
  * of the platform API.
  */
+import { SimError } from '../core';
 import type { FaultRule } from '../faults';
 import type { SimModule } from '../server';
 
@@ -14,7 +15,11 @@ export const simModule: SimModule = {
 			return { raw: { cleared: true } };
 		});
 		router.add('POST', '/__sim/faults', 'none', (ctx) => {
-			sim.addFault(ctx.body as FaultRule);
+			try {
+				sim.addFault(ctx.body as FaultRule);
+			} catch (error) {
+				throw new SimError(400, (error as Error).message);
+			}
 			return { raw: { added: true } };
 		});
 		router.add('GET', '/__sim/faults', 'none', () => ({ raw: { rules: sim.faults.list(), counts: sim.faults.counts } }));
