@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
 import { runNode } from '../harness/n8n';
 import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../helpers/reads';
 import { dataCredentials, useSimulator } from '../helpers/sim';
@@ -74,7 +75,7 @@ describe('Customer: Get Many', () => {
 			'updatedAt[startsAt]': '2023-01-01T00:00:00.000Z',
 			'updatedAt[endsAt]': '2030-01-01T00:00:00.000Z',
 			page: '1',
-			limit: '100',
+			limit: String(DEFAULT_PAGE_SIZE),
 		});
 		expect(jsonOf(items)).toEqual([target]);
 	});

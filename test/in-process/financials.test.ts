@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
 import { runNode } from '../harness/n8n';
 import { expectAuth, jsonOf, listed } from '../helpers/reads';
 import { dataCredentials, useSimulator } from '../helpers/sim';
@@ -232,7 +233,7 @@ describe('Commission: Get Many', () => {
 			initialDate: '2024-07-01T00:00:00.000Z',
 			endDate: '2025-06-30T23:59:59.000Z',
 			page: '1',
-			limit: '100',
+			limit: String(DEFAULT_PAGE_SIZE),
 		});
 		const expected = all().filter(
 			(c) =>

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
 import { runNode } from '../harness/n8n';
 import { expectAuth, jsonOf, listed } from '../helpers/reads';
 import { dataCredentials, useSimulator } from '../helpers/sim';
@@ -91,7 +92,7 @@ describe('Refund: Get Many', () => {
 			orderByField: 'createdAt',
 			orderDirection: 'ASC',
 			page: '1',
-			limit: '100',
+			limit: String(DEFAULT_PAGE_SIZE),
 		});
 		const inRange = (v: unknown, from: string, to: string) =>
 			Date.parse(String(v)) >= Date.parse(from) && Date.parse(String(v)) <= Date.parse(to);

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
 import { runNode } from '../harness/n8n';
 import { expectAuth, runListSearch } from '../helpers/reads';
 import { dataCredentials, useSimulator } from '../helpers/sim';
@@ -266,7 +267,7 @@ describe('Webhook: Get Many', () => {
 			initialDate: '2020-01-01T00:00:00.000Z',
 			endDate: '2100-01-01T00:00:00.000Z',
 			page: '1',
-			limit: '100',
+			limit: String(DEFAULT_PAGE_SIZE),
 		});
 		expectAuth(sim(), req, 'keys');
 	});

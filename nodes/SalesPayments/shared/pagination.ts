@@ -4,8 +4,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ApiContext, ApiRequest } from './transport';
 import { apiRequest } from './transport';
 
-/** Records per request when the user does not choose; measured in `npm run bench`. */
-export const DEFAULT_PAGE_SIZE = 100;
+/**
+ * Records per request when the user does not choose. Measured in `npm run bench` (bench/results.md):
+ * n8n's request helper costs a few milliseconds per request (a new connection, the credential's
+ * expressions), so Return All of 100,000 records at 100 per page took ~1.7x a plain keep-alive
+ * loop, and at 1000 per page about the same time as the loop. A platform that refuses 1000 gets
+ * smaller pages (FALLBACK_PAGE_SIZES).
+ */
+export const DEFAULT_PAGE_SIZE = 1000;
 export const MAX_PAGE_SIZE = 1000;
 /** No list is walked beyond this many pages, whatever the server says. */
 export const HARD_PAGE_CAP = 100_000;
