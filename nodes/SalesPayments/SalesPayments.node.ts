@@ -63,17 +63,19 @@ export class SalesPayments implements INodeType {
 			} catch (error) {
 				if (this.continueOnFail()) {
 					const description = (error as { description?: string }).description;
-					const nodeError =
-						error instanceof NodeApiError || error instanceof NodeOperationError
-							? error
-							: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
-					out.push({
+					const item: INodeExecutionData = {
 						json: { error: (error as Error).message, ...(description ? { description } : {}) },
-						// With "On Error: Continue (using error output)" n8n routes items carrying `error`
-						// to the error output.
-						error: nodeError,
 						pairedItem: { item: i },
-					});
+					};
+					// "Continue (using error output)" routes items that carry their error to the error
+					// output; n8n then keeps only the message in their JSON, so only set it there.
+					if (this.getNode().onError === 'continueErrorOutput') {
+						item.error =
+							error instanceof NodeApiError || error instanceof NodeOperationError
+								? error
+								: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+					}
+					out.push(item);
 					continue;
 				}
 				// Both constructors hand back an error of their own class unchanged.
