@@ -1,0 +1,137 @@
+/**
+ * The n8n-core side of `npm run bench`, loaded only by the bench's child processes that need it.
+ */
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData } from 'n8n-workflow';
+import { createDeferredPromise, Workflow } from 'n8n-workflow';
+
+import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData } from '../../test/harness/n8n';
+import { TriggerHarness } from '../../test/harness/trigger';
+
+/** The header the trigger node expects its secret in. */
+const SECRET_HEADER = 'x-sp-webhook-secret';
+
+/**
+ * Executes one Sales & Payments node as a manual workflow run, exactly as runNodes() of
+ * test/harness/n8n.ts does (n8n's package loader, credentials helper and WorkflowExecute) but
+ * without the harness' secret audit, which keeps a text copy of every output item for the test
+ * that ran it and would be measured with the node otherwise.
+ */
+export async function executeNode(
+	parameters: INodeParameters,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<INodeExecutionData[]> {
+	const { nodeTypes, credentialTypes } = await loadPackage();
+	const node: INode = {
+		id: 'node-0',
+		name: 'Sales & Payments',
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { salesPaymentsApi: { id: 'cred-salesPaymentsApi', name: 'salesPaymentsApi' } },
+	};
+	const workflow = new Workflow({
+		id: 'bench-workflow',
+		name: 'bench',
+		nodes: [node],
+		connections: {},
+		nodeTypes,
+		active: false,
+		settings: { executionOrder: 'v1' },
+	});
+	const helper = new CredentialsHelper(credentialTypes, { salesPaymentsApi: { ...credentials } });
+	const hooks = new ExecutionLifecycleHooks('manual', 'bench-execution', workflow as never);
+	const done = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
+	const runExecutionData = {
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node, data: { main: [[{ json: {} }]] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+	await new WorkflowExecute(makeAdditionalData(helper, hooks), 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await done.promise;
+	if (run.data.resultData.error) throw run.data.resultData.error;
+	return run.data.resultData.runData[node.name]?.[0]?.data?.main?.[0] ?? [];
+}
+
+
+export interface DeliveryStats {
+	deliveries: number;
+	totalMs: number;
+	perDeliveryUs: number;
+	/** Deliveries that started an execution (good secret) or were answered 401 (forged secret). */
+	accepted: number;
+	refused: number;
+}
+
+/**
+ * The trigger's cost per delivery: the node is activated against the simulator (its secret is
+ * stored in static data), then `deliveries` notifications go through n8n-core's WebhookContext
+ * and node.webhook() (TriggerHarness.deliver: fake request and response objects, no HTTP), first
+ * with the genuine secret, then with a forged one of the same length.
+ */
+export async function measureDeliveries(
+	credentials: ICredentialDataDecryptedObject,
+	deliveries: number,
+): Promise<{ good: DeliveryStats; forged: DeliveryStats }> {
+	const harness = await TriggerHarness.start({
+		parameters: { events: ['order.paid', 'order.refunded', 'subscription.created'] },
+		credentials: { salesPaymentsApi: credentials },
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+	});
+	await harness.activate();
+	try {
+		const secret = String(harness.nodeStaticData.webhookSecret ?? '');
+		if (!secret) throw new Error('the trigger stored no secret on activation');
+		const forged = `${secret.slice(0, -1)}${secret.endsWith('0') ? '1' : '0'}`;
+		const bodies = Array.from({ length: deliveries }, (_, n) => ({
+			id: `notification-${n}`,
+			event: 'order.paid',
+			createdAt: new Date(Date.UTC(2025, 0, 1) + n * 1000).toISOString(),
+			businessId: String(credentials.businessId),
+			data: {
+				id: `order-${n}`,
+				status: 'paid',
+				orderBuyer: { name: 'Carla Dias', email: 'carla@mail.example' },
+				items: [{ name: 'Course', quantity: 1, priceInCents: 4990 }],
+				payments: [{ method: 'pix', numberInstallments: 1, valueInCents: 4990 }],
+			},
+		}));
+		const run = async (value: string, count: number): Promise<DeliveryStats> => {
+			const headers = { 'content-type': 'application/json', [SECRET_HEADER]: value };
+			let accepted = 0;
+			let refused = 0;
+			const started = performance.now();
+			for (let n = 0; n < count; n++) {
+				const result = await harness.deliver({ headers, body: bodies[n] });
+				if (result.items?.length === 1) accepted++;
+				else if (result.httpStatus === 401) refused++;
+			}
+			const totalMs = performance.now() - started;
+			harness.executions.length = 0;
+			return {
+				deliveries: count,
+				totalMs: Math.round(totalMs),
+				perDeliveryUs: Math.round((totalMs * 1000) / count),
+				accepted,
+				refused,
+			};
+		};
+		// Warm-up (JIT) outside the measurement.
+		await run(secret, Math.min(500, deliveries));
+		await run(forged, Math.min(500, deliveries));
+		const good = await run(secret, deliveries);
+		const bad = await run(forged, deliveries);
+		if (good.accepted !== deliveries) throw new Error(`only ${good.accepted} of ${deliveries} genuine deliveries started an execution`);
+		if (bad.refused !== deliveries) throw new Error(`only ${bad.refused} of ${deliveries} forged deliveries were refused`);
+		return { good, forged: bad };
+	} finally {
+		await harness.delete();
+	}
+}
