@@ -15,7 +15,7 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 		dark: 'file:../nodes/SalesPayments/salesPayments.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/sales-payments/n8n-nodes-sales-payments#identity-credential';
+	documentationUrl = 'https://github.com/sales-payments/n8n-nodes-sales-payments#credentials';
 
 	properties: INodeProperties[] = [
 		{
