@@ -180,3 +180,21 @@ export function checkRanges(
 		if (!before) fail(this, i, `${label(from)} must not be after ${label(to)} (${String(a)} > ${String(b)})`);
 	}
 }
+
+/**
+ * The body of a POST filter endpoint with sorting: the Filters collection (ranges checked) plus
+ * the Options collection's sort fields under `orderBy`, as subscriptions and withdraw requests take it.
+ */
+export function readSortedFilterBody(
+	this: IExecuteFunctions,
+	i: number,
+	filterFields: FilterField[],
+	ranges: Array<[string, string]>,
+	sortFields: FilterField[],
+): IDataObject {
+	const body = readFilters.call(this, i, filterFields);
+	checkRanges.call(this, i, body, filterFields, ranges);
+	const orderBy = readFilters.call(this, i, sortFields, 'options');
+	if (Object.keys(orderBy).length) body.orderBy = orderBy;
+	return body;
+}

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { simplifyField } from '../../shared/simplify';
-import { checkRanges, filter, filterCollection, ORDER_DIRECTIONS, readFilters } from '../../shared/filters';
+import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
 import { simplifySubscription } from './fields';
 
 const filterFields = [
@@ -81,13 +81,16 @@ export const getMany: OperationDef = {
 		filterCollection(sortFields, 'options', 'Options', 'Add option'),
 	],
 	async execute(i) {
-		const body = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, body, filterFields, [
-			['initialDate', 'endDate'],
-			['initialValue', 'endValue'],
-		]);
-		const orderBy = readFilters.call(this, i, sortFields, 'options');
-		if (Object.keys(orderBy).length) body.orderBy = orderBy;
+		const body = readSortedFilterBody.call(
+			this,
+			i,
+			filterFields,
+			[
+				['initialDate', 'endDate'],
+				['initialValue', 'endValue'],
+			],
+			sortFields,
+		);
 		const { items } = await listAll.call(this, i, {
 			method: 'POST',
 			path: '/subscriptions/filter',

@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
-import { checkRanges, filter, filterCollection, ORDER_DIRECTIONS, readFilters } from '../../shared/filters';
+import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
 
 const filterFields = [
 	filter.date('initialDate', 'Initial Date', 'Only withdraw requests made at or after this moment'),
@@ -26,13 +26,16 @@ export const getMany: OperationDef = {
 		filterCollection(sortFields, 'options', 'Options', 'Add option'),
 	],
 	async execute(i) {
-		const body = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, body, filterFields, [
-			['initialDate', 'endDate'],
-			['initialValue', 'endValue'],
-		]);
-		const orderBy = readFilters.call(this, i, sortFields, 'options');
-		if (Object.keys(orderBy).length) body.orderBy = orderBy;
+		const body = readSortedFilterBody.call(
+			this,
+			i,
+			filterFields,
+			[
+				['initialDate', 'endDate'],
+				['initialValue', 'endValue'],
+			],
+			sortFields,
+		);
 		const { items } = await listAll.call(this, i, {
 			method: 'POST',
 			path: '/withdraw-requests/filter',
