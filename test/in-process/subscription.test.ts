@@ -234,10 +234,9 @@ describe('Subscription: Get', () => {
 		expect(empty.error?.message).toContain('Subscription is required');
 		const slash = await run('get', { subscriptionId: { __rl: true, mode: 'id', value: '={{ "../filter" }}' } });
 		expect(slash.error?.message).toBe('Subscription "../filter" is not a valid ID');
-		// Typed literally, the By ID mode's own validation stops the workflow in n8n.
-		await expect(run('get', { subscriptionId: { __rl: true, mode: 'id', value: 'a/b' } })).rejects.toThrow(
-			'The workflow has issues',
-		);
+		// Typed literally: the same named error (no locator regex, which would fail the workflow generically).
+		const typed = await run('get', { subscriptionId: { __rl: true, mode: 'id', value: 'a/b' } });
+		expect(typed.error?.message).toBe('Subscription "a/b" is not a valid ID');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

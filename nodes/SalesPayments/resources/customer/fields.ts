@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { extraFieldsOption, fixedValues, mergeBody } from '../../shared/records';
 import { checkEmail, compact, parseJsonObject } from '../../shared/validation';
+import { idLocator } from '../../shared/locator';
 
 /**
  * Field definitions of the buyer shape (spec part 2, charge request `buyer`), shared by the
@@ -11,28 +12,7 @@ import { checkEmail, compact, parseJsonObject } from '../../shared/validation';
 
 /** The customer to act on: picked from the business's customers or typed as an ID. */
 export function customerLocator(description: string, required = true): INodeProperties {
-	return {
-		displayName: 'Customer',
-		name: 'customerId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchCustomers', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
-			},
-		],
-	};
+	return idLocator({ displayName: 'Customer', name: 'customerId', searchListMethod: 'searchCustomers', description, required });
 }
 
 function addressField(name: string, displayName: string, description: string): INodeProperties {

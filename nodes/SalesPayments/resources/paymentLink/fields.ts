@@ -4,31 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { PlatformError } from '../../shared/transport';
 import { extraFieldsOption, fixedList, fixedValues, mergeBody, setPath } from '../../shared/records';
 import { checkCents, checkInteger, parseJsonObject } from '../../shared/validation';
+import { idLocator } from '../../shared/locator';
 
 /** The payment link to act on: picked from the business's links or typed as an ID. */
 export function paymentLinkLocator(description: string): INodeProperties {
-	return {
-		displayName: 'Payment Link',
-		name: 'paymentLinkId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchPaymentLinks', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
-			},
-		],
-	};
+	return idLocator({ displayName: 'Payment Link', name: 'paymentLinkId', searchListMethod: 'searchPaymentLinks', description });
 }
 
 type Kind = 'boolean' | 'cents' | 'integer' | 'text';

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { PlatformError } from '../../shared/transport';
 import { extraFieldsOption, mergeBody } from '../../shared/records';
 import { checkOneOf, parseJsonObject } from '../../shared/validation';
+import { idLocator } from '../../shared/locator';
 
 /**
  * Pixel bodies are not shown in the spec (4.9): the node sends the platform (Google or Meta),
@@ -13,28 +14,7 @@ export const PLATFORMS = ['google', 'meta'] as const;
 
 /** The pixel to act on: picked from the business's pixels or typed as an ID. */
 export function pixelLocator(description: string): INodeProperties {
-	return {
-		displayName: 'Pixel',
-		name: 'pixelId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchPixels', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
-			},
-		],
-	};
+	return idLocator({ displayName: 'Pixel', name: 'pixelId', searchListMethod: 'searchPixels', description });
 }
 
 export const platformProperty: INodeProperties = {

@@ -1,34 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { idLocator } from '../../shared/locator';
 
 /** The subscription as a resource locator: picked from the business's list or typed as an ID. */
-export const subscriptionLocator: INodeProperties = {
+export const subscriptionLocator: INodeProperties = idLocator({
 	displayName: 'Subscription',
 	name: 'subscriptionId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	searchListMethod: 'searchSubscriptions',
 	description: 'The subscription to read',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchSubscriptions', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 3f1c2a9b-8e4d-4a60-b1c3-5f1d7c2a9b8e',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '[^/?#\\s]+', errorMessage: 'An ID has no spaces, slashes, "?" or "#"' },
-				},
-			],
-		},
-	],
-};
+});
 
 function obj(value: unknown): IDataObject {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};

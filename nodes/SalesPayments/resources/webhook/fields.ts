@@ -5,6 +5,7 @@ import { apiRequest, getCachedCredentials } from '../../shared/transport';
 import type { OperationDef } from '../../shared/types';
 import { checkEmail, checkOneOf, requireId } from '../../shared/validation';
 import { WEBHOOK_EVENT_OPTIONS, WEBHOOK_EVENTS } from './events';
+import { idLocator } from '../../shared/locator';
 
 /** Field definitions and readers shared by the Webhook operations. */
 
@@ -13,35 +14,12 @@ function fail(ctx: IExecuteFunctions, i: number, message: string): never {
 }
 
 /** The webhook a single-webhook operation acts on: From list or By ID. */
-export const webhookIdField: INodeProperties = {
+export const webhookIdField: INodeProperties = idLocator({
 	displayName: 'Webhook',
 	name: 'webhookId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	searchListMethod: 'searchWebhooks',
 	description: 'The webhook to act on',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a webhook...',
-			typeOptions: { searchListMethod: 'searchWebhooks', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 8d1f0c3e-5a2b-4c7d-9e11-2f3a4b5c6d7e',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '^[^/?#\\s]+$', errorMessage: 'Not a valid webhook ID' },
-				},
-			],
-		},
-	],
-};
+});
 
 /** The chosen webhook's id (validated) and its URL-encoded form for paths. */
 export function readWebhookId(this: IExecuteFunctions, i: number): { id: string; segment: string } {

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * A resource locator for a record the API can list: "From List" (filled by a listSearch method)
+ * or "By ID". Read it with requireId(), which refuses an empty or malformed ID (spaces, slashes,
+ * "?" or "#") with an error naming the field, whether typed or from an expression. No regex
+ * validation here: n8n would then refuse the whole workflow with a generic "has issues" error.
+ */
+export function idLocator(options: {
+	displayName: string;
+	name: string;
+	searchListMethod: string;
+	description: string;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${options.displayName.toLowerCase()}...`,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 3f1c2a9e-7b7d-4c1e-9a55-0d2f6c1b8e21',
+			},
+		],
+	};
+}
