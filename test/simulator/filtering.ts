@@ -150,6 +150,22 @@ export function seedTargets(sim: Simulator): Array<{ businessId: string; count: 
 	return targets;
 }
 
+/**
+ * Seeds a collection: `make(businessId, n)` for n = 0.. per seed target, at most `max` per
+ * business when given. Same order as the targets, so seeded data stays deterministic.
+ */
+export function seedRecords(
+	sim: Simulator,
+	collection: string,
+	make: (businessId: string, n: number) => JsonObject,
+	max = Infinity,
+): void {
+	const list = sim.state.col(collection);
+	for (const { businessId, count } of seedTargets(sim)) {
+		for (let n = 0; n < Math.min(count, max); n++) list.push(make(businessId, n));
+	}
+}
+
 const SEED_EPOCH = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
 

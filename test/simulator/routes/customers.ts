@@ -10,7 +10,7 @@ import type { Json, JsonObject } from '../core';
 import { pageOf, SimError, str } from '../core';
 import type { Source } from '../checks';
 import { Checker, deepMerge, objectBody } from '../checks';
-import { hex, inDateRange, ofBusiness, ownedBy, publicView, readDate, seedDate, seedLater, seedTargets, sortRecords } from '../filtering';
+import { hex, inDateRange, ofBusiness, ownedBy, publicView, readDate, seedDate, seedLater, seedRecords, sortRecords } from '../filtering';
 import type { SimModule, Simulator } from '../server';
 
 const FIRST = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elisa', 'Fabio', 'Gabriela', 'Heitor', 'Isabela', 'Joao', 'Larissa', 'Marcos'];
@@ -99,10 +99,7 @@ function emailTaken(sim: Simulator, businessId: string, email: string, exceptId?
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const customers = sim.state.col('customers');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < count; n++) customers.push(makeCustomer(sim, businessId, n));
-		}
+		seedRecords(sim, 'customers', (businessId, n) => makeCustomer(sim, businessId, n));
 	},
 	routes(router, sim) {
 		const find = (id: string) => sim.state.col('customers').find((c) => c.id === id);

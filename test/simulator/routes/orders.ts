@@ -11,7 +11,7 @@ import type { JsonObject } from '../core';
 import { SimError } from '../core';
 import type { Source } from '../checks';
 import { Checker, objectBody } from '../checks';
-import { seedDate, seedTargets } from '../filtering';
+import { seedDate, seedRecords } from '../filtering';
 import type { SimModule, Simulator } from '../server';
 import { customersOf } from './customers';
 
@@ -109,10 +109,7 @@ function checkCharge(body: Source): void {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const orders = sim.state.col('orders');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < Math.min(count, 10); n++) orders.push(seedOrder(sim, businessId));
-		}
+		seedRecords(sim, 'orders', (businessId) => seedOrder(sim, businessId), 10);
 	},
 	routes(router, sim) {
 		router.add('GET', '/orders/:orderId', 'keys+biz', (ctx) => {

@@ -12,7 +12,7 @@ import type { JsonObject, UploadedFile } from '../core';
 import { invalidParams, pageOf, SimError } from '../core';
 import type { Source } from '../checks';
 import { Checker, deepMerge, objectBody } from '../checks';
-import { hex, ofBusiness, publicView, seedDate, seedLater, seedTargets, sortRecords } from '../filtering';
+import { hex, ofBusiness, publicView, seedDate, seedLater, seedRecords, sortRecords } from '../filtering';
 import type { SimModule, Simulator } from '../server';
 
 const PRODUCTS = ['Yoga for Beginners', 'Sourdough Masterclass', 'Guitar Basics', 'Excel for Finance', 'Mindful Mornings', 'Photo Editing Pro'];
@@ -114,10 +114,7 @@ function imageFormat(file: UploadedFile): (typeof IMAGE_FORMATS)[number] | undef
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const links = sim.state.col('paymentLinks');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < count; n++) links.push(makeLink(sim, businessId, n));
-		}
+		seedRecords(sim, 'paymentLinks', (businessId, n) => makeLink(sim, businessId, n));
 	},
 	routes(router, sim) {
 		const own = (id: string, businessId: string | undefined): JsonObject => {

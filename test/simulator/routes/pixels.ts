@@ -8,7 +8,7 @@ import type { JsonObject } from '../core';
 import { pageOf, SimError } from '../core';
 import type { Source } from '../checks';
 import { Checker, objectBody } from '../checks';
-import { ofBusiness, publicView, seedDate, seedTargets, sortRecords } from '../filtering';
+import { ofBusiness, publicView, seedDate, seedRecords, sortRecords } from '../filtering';
 import type { SimModule, Simulator } from '../server';
 
 export const PIXEL_PLATFORMS = ['google', 'meta'] as const;
@@ -46,10 +46,7 @@ function checkPixelBody(body: Source, creating: boolean): Source {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const pixels = sim.state.col('pixels');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < Math.min(count, 12); n++) pixels.push(makePixel(sim, businessId, n));
-		}
+		seedRecords(sim, 'pixels', (businessId, n) => makePixel(sim, businessId, n), 12);
 	},
 	routes(router, sim) {
 		const own = (id: string, businessId: string | undefined): JsonObject => {

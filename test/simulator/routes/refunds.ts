@@ -15,7 +15,7 @@ import {
 	seedDate,
 	seedLater,
 	seedPerson,
-	seedTargets,
+	seedRecords,
 	sortRecords,
 	weighted,
 } from '../filtering';
@@ -78,10 +78,7 @@ function makeRefund(sim: Simulator, businessId: string): JsonObject {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const refunds = sim.state.col('refunds');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < count; n++) refunds.push(makeRefund(sim, businessId));
-		}
+		seedRecords(sim, 'refunds', (businessId) => makeRefund(sim, businessId));
 	},
 	routes(router, sim) {
 		router.add('GET', '/order-revert-requests/list', 'keys+biz', (ctx) => {

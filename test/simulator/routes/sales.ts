@@ -20,7 +20,7 @@ import {
 	seedDate,
 	seedLater,
 	seedPerson,
-	seedTargets,
+	seedRecords,
 	sortRecords,
 	weighted,
 } from '../filtering';
@@ -66,10 +66,7 @@ function makeSale(sim: Simulator, businessId: string): JsonObject {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const sales = sim.state.col('sales');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < count; n++) sales.push(makeSale(sim, businessId));
-		}
+		seedRecords(sim, 'sales', (businessId) => makeSale(sim, businessId));
 	},
 	routes(router, sim) {
 		router.add('POST', '/sales/filter', 'keys+biz', (ctx) => {

@@ -22,7 +22,7 @@ import {
 	seedDate,
 	seedLater,
 	seedPerson,
-	seedTargets,
+	seedRecords,
 	sortRecords,
 	weighted,
 } from '../filtering';
@@ -172,10 +172,7 @@ function detail(record: JsonObject): JsonObject {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const list = sim.state.col('subscriptions');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < count; n++) list.push(makeSubscription(sim, businessId));
-		}
+		seedRecords(sim, 'subscriptions', (businessId) => makeSubscription(sim, businessId));
 	},
 	routes(router, sim) {
 		router.add('POST', '/subscriptions/filter', 'keys+biz', (ctx) => {

@@ -9,7 +9,7 @@
  */
 import type { JsonObject } from '../core';
 import { SimError } from '../core';
-import { hex, ofBusiness, publicView, seedDate, seedTargets } from '../filtering';
+import { hex, ofBusiness, publicView, seedDate, seedRecords } from '../filtering';
 import type { SimModule, Simulator } from '../server';
 
 /** How long after a redemption it may be cancelled (spec part 8). */
@@ -39,10 +39,7 @@ export function vouchersOf(sim: Simulator, businessId: string): JsonObject[] {
 
 export const simModule: SimModule = {
 	seed(sim) {
-		const vouchers = sim.state.col('vouchers');
-		for (const { businessId, count } of seedTargets(sim)) {
-			for (let n = 0; n < Math.min(count, 40); n++) vouchers.push(makeVoucher(sim, businessId, n));
-		}
+		seedRecords(sim, 'vouchers', (businessId, n) => makeVoucher(sim, businessId, n), 40);
 	},
 	routes(router, sim) {
 		const own = (id: string, businessId: string | undefined): JsonObject => {
