@@ -1,6 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { PlatformError } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
+import { recordOf } from '../../shared/records';
+import { parseJsonObject, requireId } from '../../shared/validation';
 import { extraFieldsOption } from '../../shared/records';
 
 /**
@@ -55,4 +58,29 @@ export function explainCancelRedeem(error: PlatformError): string | undefined {
 		return 'The platform refused to cancel this redemption (cancelling is allowed only within 15 minutes after it); the voucher stays redeemed.';
 	}
 	return notFound(error);
+}
+
+/**
+ * Redeem and Cancel Redemption: PATCH the voucher's action path with the optional extra JSON.
+ * Both change value, so neither is ever repeated once the platform may have processed it.
+ */
+export async function patchVoucher(
+	this: IExecuteFunctions,
+	i: number,
+	action: 'redeem' | 'cancel-redeem',
+	explain: (error: PlatformError) => string | undefined,
+): Promise<IDataObject> {
+	const id = requireId.call(this, 'voucherId', i, 'Voucher ID');
+	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const body = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+	const data = await apiRequest.call(this, {
+		method: 'PATCH',
+		path: `/vouchers/${action}/${id}`,
+		body: Object.keys(body).length ? body : undefined,
+		business: true,
+		idempotent: false,
+		itemIndex: i,
+		explain,
+	});
+	return recordOf(data, 'voucher');
 }
