@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { DATA_CREDENTIAL_ID, exampleValues, loadExamples, sampleVoucherCode } from '../../scripts/demo';
-import { nodeOutput } from '../../scripts/lib/n8n';
-import { PRIMARY_BUSINESS_COUNT } from '../simulator/routes/00-accounts';
+import { DATA_CREDENTIAL_ID, exampleValues, loadExamples, sampleVoucherCode } from '../support/demo';
+import { nodeOutput } from '../support/n8n';
+import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
 

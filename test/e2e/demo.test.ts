@@ -11,10 +11,10 @@ import path from 'node:path';
 import axios from 'axios';
 import { chromium } from 'playwright-core';
 
-import type { Demo } from '../../scripts/demo';
-import { DATA_CREDENTIAL_ID, SHOP_WORKFLOW_ID, startDemo } from '../../scripts/demo';
-import { ensureChromium } from '../../scripts/lib/chromium';
-import { DEFAULT_OWNER, REPO_DIR, sleep } from '../../scripts/lib/n8n';
+import type { Demo } from '../support/demo';
+import { DATA_CREDENTIAL_ID, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
+import { ensureChromium } from '../support/chromium';
+import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
 import { INSTALL_TIMEOUT } from './setup';
 
 const SECRET_HEADER = 'x-sp-webhook-secret';

@@ -2,9 +2,9 @@
  * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
  * this package packed and installed as a community package, a simulator in this process.
  */
-import { ensureN8n, N8nInstance, packPackage } from '../../scripts/lib/n8n';
-import type { Simulator } from '../simulator/server';
-import { startSimulator } from '../simulator/server';
+import { ensureN8n, N8nInstance, packPackage } from '../support/n8n';
+import type { Simulator } from '../support/simulator/server';
+import { startSimulator } from '../support/simulator/server';
 
 /** Install can take ~6 minutes on a fresh machine. */
 export const INSTALL_TIMEOUT = 30 * 60_000;

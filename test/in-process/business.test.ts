@@ -1,6 +1,6 @@
-import { runNode } from '../harness/n8n';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import { PRIMARY_BUSINESS_COUNT } from '../simulator/routes/00-accounts';
+import { runNode } from '../support/harness/n8n';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 
 const sim = useSimulator();
 

@@ -1,9 +1,9 @@
 import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
-import { publicView } from '../simulator/filtering';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
+import { publicView } from '../support/simulator/filtering';
 
 const sim = useSimulator({ size: 120 });
 

@@ -2,11 +2,11 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import type { CredentialValues, NodeSpec, RunResult } from '../harness/n8n';
-import { ACTION_TYPE, loadPackage, runNodes } from '../harness/n8n';
-import { useSimulator } from '../helpers/sim';
-import type { RecordedRequest } from '../simulator/core';
-import type { IdentityTestUser } from '../simulator/routes/identity';
+import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n';
+import { ACTION_TYPE, loadPackage, runNodes } from '../support/harness/n8n';
+import { useSimulator } from '../support/helpers/sim';
+import type { RecordedRequest } from '../support/simulator/core';
+import type { IdentityTestUser } from '../support/simulator/routes/identity';
 import {
 	ACCESS_TOKEN_TTL_MS,
 	identityUrl,
@@ -16,8 +16,8 @@ import {
 	REFRESH_TOKEN_TTL_MS,
 	TWO_FACTOR_TOKEN_TTL_MS,
 	TWO_FACTOR_USER,
-} from '../simulator/routes/identity';
-import type { Simulator } from '../simulator/server';
+} from '../support/simulator/routes/identity';
+import type { Simulator } from '../support/simulator/server';
 
 const FINGERPRINT = 'n8n-test-device-01';
 

@@ -1,8 +1,8 @@
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
-import { orderView } from '../simulator/routes/orders';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
+import { orderView } from '../support/simulator/routes/orders';
 
 const sim = useSimulator();
 
@@ -247,7 +247,7 @@ describe('Order: Create Charge', () => {
 	});
 
 	it('describes itself so that an AI agent cannot mistake it for a simulation', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
 		const { nodeTypes } = await loadPackage();
 		const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1);
 		const operation = type.description.properties.find(

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ScanReport } from '../../scripts/scan';
+import type { ScanReport } from '../support/scan';
 
 const ROOT = path.resolve(__dirname, '../..');
 let report: ScanReport;

@@ -6,13 +6,13 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, listed } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { RecordedRequest } from '../simulator/core';
-import { addMovements } from '../simulator/routes/financials';
-import { PRIMARY_BUSINESS_COUNT } from '../simulator/routes/00-accounts';
-import type { Simulator } from '../simulator/server';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { RecordedRequest } from '../support/simulator/core';
+import { addMovements } from '../support/simulator/routes/financials';
+import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
+import type { Simulator } from '../support/simulator/server';
 
 const sim = useSimulator();
 /** A platform whose largest accepted `limit` is 300, with 660 movements to page through. */

@@ -1,12 +1,12 @@
 import axios from 'axios';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
-import { publicView } from '../simulator/filtering';
-import { recordPaymentLinkSale } from '../simulator/routes/payment-links';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
+import { publicView } from '../support/simulator/filtering';
+import { recordPaymentLinkSale } from '../support/simulator/routes/payment-links';
 
 const sim = useSimulator({ size: 130 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { README, renderReadme } from '../../scripts/docs';
+import { README, renderReadme } from '../support/docs';
 
 describe('README', () => {
 	it('has the operations table of the built node (run `npm run docs` after changing operations)', () => {

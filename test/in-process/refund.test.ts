@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, listed } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
 
 const sim = useSimulator({ size: 250 });
 

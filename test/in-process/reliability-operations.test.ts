@@ -6,12 +6,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import type { RunResult } from '../harness/n8n';
-import type { OperationInfo } from '../helpers/operations';
-import { baselineFor, listOperations } from '../helpers/operations';
-import { useSimulator } from '../helpers/sim';
-import type { RecordedRequest } from '../simulator/core';
+import { runNode } from '../support/harness/n8n';
+import type { RunResult } from '../support/harness/n8n';
+import type { OperationInfo } from '../support/helpers/operations';
+import { baselineFor, listOperations } from '../support/helpers/operations';
+import { useSimulator } from '../support/helpers/sim';
+import type { RecordedRequest } from '../support/simulator/core';
 
 const sim = useSimulator();
 

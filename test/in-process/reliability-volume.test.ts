@@ -6,10 +6,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import { listed } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { FaultRule } from '../simulator/faults';
+import { runNode } from '../support/harness/n8n';
+import { listed } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { FaultRule } from '../support/simulator/faults';
 
 const RECORDS = 1200;
 const sim = useSimulator({ size: RECORDS, seed: 8 });

@@ -1,7 +1,7 @@
 /**
  * Reliability under faults (issue 8): what the transport repeats and what it never repeats,
  * Retry-After, backoff, Max Retries and Timeout, and clear errors for malformed answers. Faults
- * are injected by the simulator (test/simulator/faults.ts) and counted on its side.
+ * are injected by the simulator (test/support/simulator/faults.ts) and counted on its side.
  */
 import path from 'node:path';
 
@@ -9,13 +9,13 @@ import axios from 'axios';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { PACKAGE_DIR, runNode } from '../harness/n8n';
-import type { RunResult } from '../harness/n8n';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
-import type { FaultRule } from '../simulator/faults';
-import { MALFORMED_BODY } from '../simulator/faults';
-import { ordersOf } from '../simulator/routes/orders';
+import { PACKAGE_DIR, runNode } from '../support/harness/n8n';
+import type { RunResult } from '../support/harness/n8n';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
+import type { FaultRule } from '../support/simulator/faults';
+import { MALFORMED_BODY } from '../support/simulator/faults';
+import { ordersOf } from '../support/simulator/routes/orders';
 
 type Transport = typeof import('../../nodes/SalesPayments/shared/transport');
 // The built transport, as n8n runs it.

@@ -1,7 +1,7 @@
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, listed } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
 
 const sim = useSimulator({ size: 250 });
 

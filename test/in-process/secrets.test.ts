@@ -1,6 +1,6 @@
 /**
  * Secrets never appear in outputs or errors. Every workflow run through the harness, in every
- * test file, is recorded and scanned after each test for every secret known (test/harness/audit.ts):
+ * test file, is recorded and scanned after each test for every secret known (test/support/harness/audit.ts):
  * API keys and secrets of all seeded accounts, identity passwords, issued tokens and the
  * credential values of the run. This file proves that the audit catches a leak, and drives the
  * node through the refusals most likely to leak one: platforms that echo the key, secret,
@@ -8,12 +8,12 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { auditNow, auditStats, recordRun, scanRecords, simulatorSecrets } from '../harness/audit';
-import type { CredentialValues, NodeSpec, RunResult } from '../harness/n8n';
-import { runNode, runNodes } from '../harness/n8n';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import { identityUrl, PLAIN_USER } from '../simulator/routes/identity';
-import { OTHER_KEY, OTHER_SECRET, PRIMARY_KEY, PRIMARY_SECRET } from '../simulator/server';
+import { auditNow, auditStats, recordRun, scanRecords, simulatorSecrets } from '../support/harness/audit';
+import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n';
+import { runNode, runNodes } from '../support/harness/n8n';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import { identityUrl, PLAIN_USER } from '../support/simulator/routes/identity';
+import { OTHER_KEY, OTHER_SECRET, PRIMARY_KEY, PRIMARY_SECRET } from '../support/simulator/server';
 
 const sim = useSimulator();
 

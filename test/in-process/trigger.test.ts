@@ -5,11 +5,11 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import { TriggerHarness } from '../harness/trigger';
-import { expectAuth } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject, RecordedRequest } from '../simulator/core';
+import { runNode } from '../support/harness/n8n';
+import { TriggerHarness } from '../support/harness/trigger';
+import { expectAuth } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject, RecordedRequest } from '../support/simulator/core';
 
 const sim = useSimulator();
 const SECRET_HEADER = 'x-sp-webhook-secret';

@@ -12,11 +12,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/n8n';
-import type { RunResult } from '../harness/n8n';
-import type { Baseline, BadInputRow, OperationInfo } from '../helpers/operations';
-import { badInputRows, baselineFor, listOperations, withValue } from '../helpers/operations';
-import { useSimulator } from '../helpers/sim';
+import { runNode } from '../support/harness/n8n';
+import type { RunResult } from '../support/harness/n8n';
+import type { Baseline, BadInputRow, OperationInfo } from '../support/helpers/operations';
+import { badInputRows, baselineFor, listOperations, withValue } from '../support/helpers/operations';
+import { useSimulator } from '../support/helpers/sim';
 
 const sim = useSimulator();
 

@@ -1,9 +1,9 @@
-import { runNode } from '../harness/n8n';
-import { expectAuth, jsonOf, primaryRecords } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
-import { publicView } from '../simulator/filtering';
-import { CANCEL_WINDOW_MS } from '../simulator/routes/vouchers';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, jsonOf, primaryRecords } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
+import { publicView } from '../support/simulator/filtering';
+import { CANCEL_WINDOW_MS } from '../support/simulator/routes/vouchers';
 
 const sim = useSimulator();
 
@@ -95,7 +95,7 @@ describe('Voucher: Redeem', () => {
 	});
 
 	it('its action and description cannot be read as a mere lookup', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
 		const { nodeTypes } = await loadPackage();
 		const operation = nodeTypes
 			.getByNameAndVersion(ACTION_TYPE, 1)

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/shared/pagination';
-import { runNode } from '../harness/n8n';
-import { expectAuth, runListSearch } from '../helpers/reads';
-import { dataCredentials, useSimulator } from '../helpers/sim';
-import type { JsonObject } from '../simulator/core';
+import { runNode } from '../support/harness/n8n';
+import { expectAuth, runListSearch } from '../support/helpers/reads';
+import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import type { JsonObject } from '../support/simulator/core';
 
 const sim = useSimulator();
 

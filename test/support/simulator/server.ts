@@ -264,7 +264,7 @@ function loadModules(): SimModule[] {
 	return files.map((f) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const mod = require(path.join(dir, f)) as { simModule?: SimModule };
-		if (!mod.simModule) throw new Error(`test/simulator/routes/${f} exports no simModule`);
+		if (!mod.simModule) throw new Error(`test/support/simulator/routes/${f} exports no simModule`);
 		return mod.simModule;
 	});
 }

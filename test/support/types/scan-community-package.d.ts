@@ -1,4 +1,4 @@
-// The scanner ships as an untyped ES module; these are the parts scripts/scan.ts uses.
+// The scanner ships as an untyped ES module; these are the parts test/support/scan.ts uses.
 declare module '@n8n/scan-community-package/scanner/scanner.mjs' {
 	export interface AnalysisResult {
 		passed: boolean;

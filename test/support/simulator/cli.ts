@@ -1,5 +1,5 @@
 /**
- * Runs the simulator as its own process: `npx tsx test/simulator/cli.ts [--port 4010] [--size 300] [--log]`.
+ * Runs the simulator as its own process: `npm run simulator -- [--port 4010] [--size 300] [--log]`.
  * Prints one JSON line with the URL and the seeded credentials, then serves until SIGINT/SIGTERM.
  */
 import { startSimulator } from './server';

@@ -38,7 +38,7 @@ import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflo
 
 import { recordRun } from './audit';
 
-export const PACKAGE_DIR = path.resolve(__dirname, '../..');
+export const PACKAGE_DIR = path.resolve(__dirname, '../../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 export const ACTION_TYPE = `${PACKAGE_NAME}.salesPayments`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.salesPaymentsTrigger`;

@@ -1,0 +1,202 @@
+/**
+ * `npm run demo`: everything a newcomer needs to see the nodes work, on 127.0.0.1 only.
+ * Installs n8n 2.8.4 once (cache outside the repo), builds and packs this package, starts the
+ * platform simulator and a real n8n with the package installed as a community package, an owner
+ * account, credentials pointing at the simulator and the example workflows of examples/workflows.
+ * The shop workflow (Trigger on order.paid) is active and the simulator creates a paid order every
+ * few seconds so it fires. Ctrl-C deactivates it (its webhook is deleted on the simulator) and
+ * stops everything.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import axios from 'axios';
+
+import type { Simulator } from './simulator/server';
+import { IDENTITY_PREFIX, PLAIN_USER } from './simulator/routes/identity';
+import { vouchersOf } from './simulator/routes/vouchers';
+import { startSimulator } from './simulator/server';
+import { DEFAULT_OWNER, ensureN8n, freePort, N8nInstance, packPackage, REPO_DIR, sleep } from './n8n';
+
+export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples', 'workflows');
+/** The example whose trigger is activated by the demo. */
+export const SHOP_WORKFLOW_ID = 'spExampleShop';
+export const DATA_CREDENTIAL_ID = 'spDemoApi';
+export const IDENTITY_CREDENTIAL_ID = 'spDemoIdentity';
+
+export interface DemoOptions {
+	/** n8n port (default 5678, or a free one when taken). */
+	port?: number;
+	simulatorPort?: number;
+	/** Seconds between simulated paid orders; 0 disables them. */
+	orderEverySeconds?: number;
+	/** Where n8n keeps its data (default .demo/ in the repo, recreated on each run). */
+	dataDir?: string;
+	log?: (line: string) => void;
+	/** Skip `npm run build` (the caller built already). */
+	skipBuild?: boolean;
+}
+
+export interface Demo {
+	n8n: N8nInstance;
+	sim: Simulator;
+	/** Folder the finance example writes its CSV files to. */
+	filesDir: string;
+	stop(): Promise<void>;
+}
+
+async function portOr(preferred: number | undefined, fallback: number): Promise<number> {
+	const wanted = preferred ?? fallback;
+	const probe = await freePort();
+	if (preferred === 0) return probe;
+	// Use the wanted port when nothing listens on it.
+	try {
+		await axios.get(`http://127.0.0.1:${wanted}/`, { timeout: 500 });
+		return probe;
+	} catch (error) {
+		return (error as { code?: string }).code === 'ECONNREFUSED' ? wanted : probe;
+	}
+}
+
+/**
+ * Reads the example workflows and fills their placeholders: {{FILES_DIR}} (where the finance
+ * example writes), {{SAMPLE_VOUCHER_CODE}}, {{SUMMARY_URL}} (where the shop example posts).
+ */
+export function loadExamples(values: Record<string, string>): Array<Record<string, unknown>> {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => {
+			let text = readFileSync(path.join(EXAMPLES_DIR, f), 'utf8');
+			for (const [key, value] of Object.entries(values)) text = text.split(`{{${key}}}`).join(value);
+			return JSON.parse(text) as Record<string, unknown>;
+		});
+}
+
+/** An unredeemed voucher code of the primary business, for the marketing example. */
+export function sampleVoucherCode(sim: Simulator): string {
+	const voucher = vouchersOf(sim, sim.credentials.businessId).find((v) => v.status !== 'redeemed');
+	return String(voucher?.code ?? 'NO-VOUCHER');
+}
+
+export function exampleValues(sim: Simulator, filesDir: string): Record<string, string> {
+	return { FILES_DIR: filesDir, SAMPLE_VOUCHER_CODE: sampleVoucherCode(sim), SUMMARY_URL: `${sim.url}/__sim/inbox` };
+}
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+	const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+	await ensureN8n(log);
+	if (!options.skipBuild) {
+		log('Building the package...');
+		execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_DIR, stdio: 'ignore' });
+	}
+	const tgz = await packPackage();
+
+	const dataDir = options.dataDir ?? path.join(REPO_DIR, '.demo');
+	rmSync(dataDir, { recursive: true, force: true });
+	const filesDir = path.join(dataDir, 'files');
+	mkdirSync(filesDir, { recursive: true });
+
+	const sim = await startSimulator({ port: await portOr(options.simulatorPort, 4010), size: 300 });
+	log(`Platform simulator: ${sim.url}`);
+
+	const n8n = new N8nInstance(path.join(dataDir, 'n8n'));
+	mkdirSync(n8n.userFolder, { recursive: true });
+	n8n.port = await portOr(options.port, 5678);
+	await n8n.installPackage(tgz);
+	// The finance example writes files: allow exactly the demo's folder.
+	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
+	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
+	await n8n.importCredentials([
+		{ id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi', data: sim.credentials },
+		{
+			id: IDENTITY_CREDENTIAL_ID,
+			name: 'Sales & Payments Identity (simulator)',
+			type: 'salesPaymentsIdentityApi',
+			data: { identityUrl, username: PLAIN_USER.username, password: PLAIN_USER.password, fingerprint: 'n8n-demo-device' },
+		},
+	]);
+	const examples = loadExamples(exampleValues(sim, filesDir));
+	await n8n.importWorkflows(examples);
+	await n8n.publish(SHOP_WORKFLOW_ID);
+	log(`Starting n8n ${'2.8.4'} on ${n8n.baseUrl} ...`);
+	await n8n.start();
+	await n8n.setupOwner(DEFAULT_OWNER);
+
+	// n8n activates the published trigger shortly after start: wait for its webhook.
+	const deadline = Date.now() + 60_000;
+	while (Date.now() < deadline && sim.requestsTo('POST', '/webhooks').length === 0) await sleep(250);
+	const registered = sim.requestsTo('POST', '/webhooks').length > 0;
+	log(registered ? 'Trigger active: its webhook is registered on the simulator.' : 'Warning: the trigger did not register a webhook within 60 s.');
+
+	let timer: NodeJS.Timeout | undefined;
+	const every = options.orderEverySeconds ?? 10;
+	if (every > 0) {
+		timer = setInterval(() => {
+			void axios.post(`${sim.url}/__sim/orders`, {}).catch(() => undefined);
+		}, every * 1000);
+	}
+
+	let stopped = false;
+	return {
+		n8n,
+		sim,
+		filesDir,
+		async stop() {
+			if (stopped) return;
+			stopped = true;
+			if (timer) clearInterval(timer);
+			try {
+				await n8n.deactivate(SHOP_WORKFLOW_ID);
+				const deleted = sim.requestsTo('DELETE', /^\/webhooks\/delete\//).length;
+				log(`Trigger deactivated: ${deleted ? 'its webhook was deleted on the simulator' : 'no webhook was deleted'}.`);
+			} catch (error) {
+				log(`Could not deactivate the trigger: ${(error as Error).message}`);
+			}
+			await n8n.stop();
+			await sim.close();
+		},
+	};
+}
+
+export async function main() {
+	const running: { demo?: Demo } = {};
+	let stopping = false;
+	const shutdown = async () => {
+		// tsx relays the terminal's SIGINT, so it may arrive twice: stop once.
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write('\nStopping...\n');
+		await running.demo?.stop();
+		process.stdout.write('Stopped.\n');
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void shutdown());
+	process.on('SIGTERM', () => void shutdown());
+
+	const demo = await startDemo();
+	running.demo = demo;
+	if (stopping) {
+		// Interrupted while starting: stop what was started.
+		await demo.stop();
+		process.exit(0);
+	}
+	const { n8n, sim } = demo;
+	process.stdout.write(`
+  n8n 2.8.4 with n8n-nodes-sales-payments is ready.
+
+  Open            ${n8n.baseUrl}
+  Log in          ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}
+  Simulator       ${sim.url}  (credentials "Sales & Payments (simulator)" point here)
+
+  Workflows:
+    - Finance: export a month of movements to CSV   (open it, Execute workflow; files land in ${demo.filesDir})
+    - Marketing: look up and redeem a voucher code  (Execute workflow uses a sample code, or POST
+      {"code": "..."} to ${n8n.baseUrl}/webhook/redeem-voucher once you activate it)
+    - Shop: on order.paid, get the order and post a summary  (ACTIVE: a paid order arrives every 10 s;
+      see its executions, and the summaries at ${sim.url}/__sim/inbox)
+
+  Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
+`);
+}
