@@ -286,7 +286,7 @@ describe('Customer: Delete', () => {
 
 	it('an ID with a slash is refused before any request', async () => {
 		const { error } = await run('delete', { customerId: byId('abc/def') });
-		expect(error?.message).toBe('Customer "abc/def" is not a valid ID');
+		expect(error?.message).toBe('Customer "abc/def" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

@@ -311,7 +311,7 @@ describe('Order: Get', () => {
 	it('a malformed Order ID is refused before any request', async () => {
 		const { error } = await run('get', { orderId: 'a b' });
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Order ID "a b" is not a valid ID');
+		expect(error?.message).toBe('Order ID "a b" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

@@ -141,7 +141,7 @@ describe('Pixel: Update and Delete', () => {
 
 	it('a malformed pixel ID is refused before any request', async () => {
 		const { error } = await run('delete', { pixelId: byId('x?y') });
-		expect(error?.message).toBe('Pixel "x?y" is not a valid ID');
+		expect(error?.message).toBe('Pixel "x?y" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

@@ -233,10 +233,10 @@ describe('Subscription: Get', () => {
 		);
 		expect(empty.error?.message).toContain('Subscription is required');
 		const slash = await run('get', { subscriptionId: { __rl: true, mode: 'id', value: '={{ "../filter" }}' } });
-		expect(slash.error?.message).toBe('Subscription "../filter" is not a valid ID');
+		expect(slash.error?.message).toBe('Subscription "../filter" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		// Typed literally: the same named error (no locator regex, which would fail the workflow generically).
 		const typed = await run('get', { subscriptionId: { __rl: true, mode: 'id', value: 'a/b' } });
-		expect(typed.error?.message).toBe('Subscription "a/b" is not a valid ID');
+		expect(typed.error?.message).toBe('Subscription "a/b" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

@@ -90,7 +90,7 @@ describe('Voucher: Redeem', () => {
 		const blank = await run('redeem', { voucherId: ' ' });
 		expect(blank.error?.message).toBe('Voucher ID is required');
 		const bad = await run('redeem', { voucherId: '../x' });
-		expect(bad.error?.message).toBe('Voucher ID "../x" is not a valid ID');
+		expect(bad.error?.message).toBe('Voucher ID "../x" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 

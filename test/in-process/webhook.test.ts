@@ -336,11 +336,11 @@ describe('Webhook: single-webhook operations', () => {
 		for (const value of ['={{ "" }}', '={{ "a/b" }}']) {
 			const bad = await runNode({ parameters: webhookParams('get', value) }, { credentials: dataCredentials(sim()) });
 			expect(bad.error?.name).toBe('NodeOperationError');
-			expect(bad.error?.message).toMatch(/^Webhook (is required|"a\/b" is not a valid ID)/);
+			expect(bad.error?.message).toMatch(/^Webhook (is required|"a\/b" is not a valid ID \(letters, digits, "-" and "_" only, at most 128\))$/);
 		}
 		// Typed By ID: the same named error (no locator regex, which would fail the workflow generically).
 		const typed = await runNode({ parameters: webhookParams('get', 'a/b') }, { credentials: dataCredentials(sim()) });
-		expect(typed.error?.message).toBe('Webhook "a/b" is not a valid ID');
+		expect(typed.error?.message).toBe('Webhook "a/b" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 

@@ -1,7 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { checkCents, checkEmail, checkOneOf, compact, parseJsonObject, toIsoDate } from './validation';
+import { fieldError } from './errors';
+import {
+	checkBoolean,
+	checkCents,
+	checkEmail,
+	checkOneOf,
+	compact,
+	optionalText,
+	parseJsonObject,
+	readIds,
+	toIsoDate,
+} from './validation';
 
 /**
  * Filter fields of the read operations, declared once with how their value is checked and
@@ -98,20 +108,6 @@ export function filterCollection(
 	};
 }
 
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
-
-/** Splits "a, b" (or takes an array) into IDs, each checked. */
-export function readIds(this: IExecuteFunctions, value: unknown, i: number, label: string): string[] {
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
-	for (const id of ids) {
-		if (/[/?#\s]/.test(id)) fail(this, i, `${label} contains "${id}", which is not a valid ID`);
-	}
-	return ids;
-}
-
 /** Converts one filter value; undefined means "not set, send nothing". */
 function convert(ctx: IExecuteFunctions, f: FilterField, value: unknown, i: number): unknown {
 	const label = f.property.displayName;
@@ -123,12 +119,11 @@ function convert(ctx: IExecuteFunctions, f: FilterField, value: unknown, i: numb
 		case 'email':
 			return value === '' || value === undefined ? undefined : checkEmail.call(ctx, value, i, label);
 		case 'ids': {
-			const ids = readIds.call(ctx, value, i, label);
+			const ids = readIds(ctx, value, i, label);
 			return ids.length ? ids : undefined;
 		}
 		case 'boolean':
-			if (typeof value !== 'boolean') fail(ctx, i, `${label} must be true or false (got ${JSON.stringify(value)})`);
-			return value;
+			return checkBoolean.call(ctx, value, i, label);
 		case 'option': {
 			const allowed = (f.property.options as INodePropertyOptions[]).map((o) => String(o.value));
 			return checkOneOf.call(ctx, value, allowed, i, label);
@@ -136,7 +131,7 @@ function convert(ctx: IExecuteFunctions, f: FilterField, value: unknown, i: numb
 		case 'json':
 			return parseJsonObject.call(ctx, value, i, label);
 		case 'text':
-			return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+			return optionalText(value);
 	}
 }
 
@@ -177,7 +172,7 @@ export function checkRanges(
 		const b = values[to];
 		if (a === undefined || b === undefined) continue;
 		const before = typeof a === 'number' && typeof b === 'number' ? a <= b : Date.parse(String(a)) <= Date.parse(String(b));
-		if (!before) fail(this, i, `${label(from)} must not be after ${label(to)} (${String(a)} > ${String(b)})`);
+		if (!before) fieldError(this, `${label(from)} must not be after ${label(to)} (${String(a)} > ${String(b)})`, i);
 	}
 }
 

@@ -1,116 +1,151 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { dateValueMs, isTimeZone } from './dates';
+import type { NodeContext } from './errors';
+import { fieldError } from './errors';
+import type { SegmentRule } from './paths';
+import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from './paths';
 
 /**
- * Input checks shared by every operation. Each throws a NodeOperationError that names the
- * field (by its display name) before any request is made.
+ * Input checks shared by every operation and both triggers. Each throws a NodeOperationError
+ * that names the field (by its display name) before any request is made. Numbers and dates are
+ * read strictly: what is sent is exactly what the user meant, or nothing is sent.
  */
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A whole number written in decimal digits: no exponent, no hex, no sign, no fraction. */
+const DECIMAL_DIGITS = /^\d+$/;
+
+/** A text value trimmed, a number as text, anything else (or empty) undefined. */
+export function optionalText(value: unknown): string | undefined {
+	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+	return text === '' ? undefined : text;
+}
 
 export function requireString(this: IExecuteFunctions, name: string, i: number, label: string): string {
-	const value = this.getNodeParameter(name, i, '') as unknown;
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (!text) fail(this, i, `${label} is required`);
+	const text = optionalText(this.getNodeParameter(name, i, ''));
+	if (text === undefined) fieldError(this, `${label} is required`, i);
 	return text;
 }
 
-/** Reads a resource locator (From list / By ID / By URL) or a plain string field as an id. */
-export function requireId(this: IExecuteFunctions, name: string, i: number, label: string): string {
+/** An ID (or code) checked against the path rule of shared/paths.ts. */
+export function checkId(ctx: NodeContext, value: unknown, label: string, i?: number, rule: SegmentRule = 'id'): string {
+	return checkSegment(ctx, value, label, rule, i);
+}
+
+/** Reads a resource locator (From list / By ID / By URL) or a plain string field as an ID. */
+export function requireId(this: IExecuteFunctions, name: string, i: number, label: string, rule: SegmentRule = 'id'): string {
 	const raw = this.getNodeParameter(name, i, '', { extractValue: true }) as
 		| string
 		| number
 		| INodeParameterResourceLocator;
 	const value = typeof raw === 'object' && raw !== null ? raw.value : raw;
-	const text = value === undefined || value === null ? '' : String(value).trim();
-	if (!text) fail(this, i, `${label} is required`);
-	if (/[/?#\s]/.test(text)) fail(this, i, `${label} "${text}" is not a valid ID`);
-	return text;
+	return checkSegment(this, value, label, rule, i);
 }
 
-export function checkEmail(this: IExecuteFunctions, value: unknown, i: number, label: string): string {
+/** Splits "a, b" (or takes an array) into IDs, each checked. */
+export function readIds(ctx: NodeContext, value: unknown, i: number, label: string): string[] {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
+	for (const id of ids) {
+		if (!ID_PATTERN.test(id)) fieldError(ctx, `${label} contains ${JSON.stringify(id)}, which ${ID_RULE_WORDS}`, i);
+	}
+	return ids;
+}
+
+export function checkEmail(this: NodeContext, value: unknown, i: number | undefined, label: string): string {
 	const text = typeof value === 'string' ? value.trim() : '';
-	if (!EMAIL.test(text)) fail(this, i, `${label} must be a valid email address${text ? ` ("${text}" is not)` : ''}`);
+	if (!EMAIL.test(text)) fieldError(this, `${label} must be a valid email address${text ? ` ("${text}" is not)` : ''}`, i);
 	return text;
 }
 
-/** An amount in cents: a non-negative whole number. */
-export function checkCents(this: IExecuteFunctions, value: unknown, i: number, label: string): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-		fail(this, i, `${label} must be a whole, non-negative number of cents (got ${JSON.stringify(value)})`);
+/**
+ * A whole number at least `min`: a number that is a safe integer, or decimal digits. `1e21`,
+ * `"1e3"`, `"0x10"`, `" 12.0 "` and numbers beyond 2^53 are refused, never reinterpreted.
+ */
+function strictInteger(value: unknown, min: number): number | undefined {
+	let n: number;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && DECIMAL_DIGITS.test(value.trim())) n = Number(value.trim());
+	else return undefined;
+	return Number.isSafeInteger(n) && n >= min ? n : undefined;
+}
+
+/** An amount in cents: a whole, non-negative number. */
+export function checkCents(this: NodeContext, value: unknown, i: number | undefined, label: string): number {
+	const n = strictInteger(value, 0);
+	if (n === undefined) {
+		fieldError(this, `${label} must be a whole, non-negative number of cents, written in digits (got ${JSON.stringify(value)})`, i);
 	}
 	return n;
 }
 
-export function checkInteger(
-	this: IExecuteFunctions,
-	value: unknown,
-	i: number,
-	label: string,
-	min = 0,
-): number {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < min) {
-		fail(this, i, `${label} must be a whole number of at least ${min} (got ${JSON.stringify(value)})`);
-	}
+export function checkInteger(this: NodeContext, value: unknown, i: number | undefined, label: string, min = 0): number {
+	const n = strictInteger(value, min);
+	if (n === undefined) fieldError(this, `${label} must be a whole number of at least ${min}, written in digits (got ${JSON.stringify(value)})`, i);
 	return n;
 }
 
-/** A date-time field as ISO 8601 UTC with milliseconds, e.g. 2026-01-31T00:00:00.000Z. */
-export function toIsoDate(this: IExecuteFunctions, value: unknown, i: number, label: string): string {
-	if (value && typeof value === 'object' && 'toISO' in (value as object)) {
-		value = (value as { toISO: () => string }).toISO();
+/** The workflow's time zone (Settings > Timezone, else the instance's), or UTC when unknown. */
+export function workflowTimeZone(ctx: NodeContext): string {
+	const tz = (ctx as { getTimezone?: () => string }).getTimezone?.();
+	return typeof tz === 'string' && tz && isTimeZone(tz) ? tz : 'UTC';
+}
+
+/**
+ * A date-time field as ISO 8601 UTC with milliseconds, e.g. 2026-01-31T03:00:00.000Z. Takes
+ * ISO 8601 with a real calendar day, or an n8n DateTime / Date; a value without a zone is read
+ * in the workflow's time zone.
+ */
+export function toIsoDate(this: NodeContext, value: unknown, i: number | undefined, label: string): string {
+	const ms = dateValueMs(value, workflowTimeZone(this));
+	if (ms === undefined) {
+		fieldError(this, `${label} must be a date in ISO 8601 form such as 2026-01-31 or 2026-01-31T09:30:00 (got ${JSON.stringify(value)})`, i);
 	}
-	const text = typeof value === 'string' ? value.trim() : value instanceof Date ? value.toISOString() : '';
-	const ms = text ? Date.parse(text) : NaN;
-	if (Number.isNaN(ms)) fail(this, i, `${label} must be a date (got ${JSON.stringify(value)})`);
 	return new Date(ms).toISOString();
 }
 
 export function checkOneOf<T extends string>(
-	this: IExecuteFunctions,
+	this: NodeContext,
 	value: unknown,
 	allowed: readonly T[],
-	i: number,
+	i: number | undefined,
 	label: string,
 ): T {
 	if (typeof value !== 'string' || !allowed.includes(value as T)) {
-		fail(this, i, `${label} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`);
+		fieldError(this, `${label} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`, i);
 	}
 	return value as T;
 }
 
-/** A JSON field: an object given as text or already parsed by n8n. */
-export function parseJsonObject(this: IExecuteFunctions, value: unknown, i: number, label: string): IDataObject {
-	if (value === undefined || value === null || value === '') return {};
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			fail(this, i, `${label} is not valid JSON: ${(error as Error).message}`);
-		}
+/** A boolean field (n8n may hand an expression's result through unchecked). */
+export function checkBoolean(this: NodeContext, value: unknown, i: number | undefined, label: string): boolean {
+	if (typeof value !== 'boolean') fieldError(this, `${label} must be true or false (got ${JSON.stringify(value)})`, i);
+	return value;
+}
+
+function parseJson(ctx: NodeContext, value: unknown, i: number, label: string): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		return fieldError(ctx, `${label} is not valid JSON: ${(error as Error).message}`, i);
 	}
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fail(this, i, `${label} must be a JSON object`);
+}
+
+/** A JSON field: an object given as text or already parsed by n8n. */
+export function parseJsonObject(this: NodeContext, value: unknown, i: number, label: string): IDataObject {
+	if (value === undefined || value === null || value === '') return {};
+	const parsed = parseJson(this, value, i, label);
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fieldError(this, `${label} must be a JSON object`, i);
 	return parsed as IDataObject;
 }
 
 /** A JSON field that must hold an array (of objects). */
-export function parseJsonArray(this: IExecuteFunctions, value: unknown, i: number, label: string): IDataObject[] {
+export function parseJsonArray(this: NodeContext, value: unknown, i: number, label: string): IDataObject[] {
 	if (value === undefined || value === null || value === '') return [];
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			fail(this, i, `${label} is not valid JSON: ${(error as Error).message}`);
-		}
-	}
-	if (!Array.isArray(parsed)) fail(this, i, `${label} must be a JSON array`);
+	const parsed = parseJson(this, value, i, label);
+	if (!Array.isArray(parsed)) fieldError(this, `${label} must be a JSON array`, i);
 	return parsed as IDataObject[];
 }
 

@@ -213,6 +213,8 @@ export interface RunOptions {
 	/** Items fed to the first node. */
 	input?: INodeExecutionData[];
 	mode?: WorkflowExecuteMode;
+	/** The workflow's time zone setting (default UTC, so that dates without a zone read as UTC). */
+	timezone?: string;
 }
 
 export interface RunResult {
@@ -258,7 +260,7 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 		connections,
 		nodeTypes,
 		active: false,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', timezone: options.timezone ?? 'UTC' },
 	});
 	const credentialsHelper = new CredentialsHelper(credentialTypes, { ...options.credentials });
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflow as never);
