@@ -61,6 +61,20 @@ export interface ApiRequest {
 	raw?: boolean;
 	/** Secret values that are not in the credential (tokens given as node parameters), scrubbed from errors. */
 	secrets?: string[];
+	/** Told about every attempt's outcome (pagination uses it to pace concurrent requests). */
+	observe?: (event: AttemptEvent) => void;
+}
+
+/**
+ * One attempt of a request: `status` is the HTTP status (undefined for a network failure),
+ * `ms` the time from sending to the end of the answer, `retryInMs` the wait before the next
+ * attempt when the transport repeats it (429 with Retry-After, 5xx or network error of a read).
+ */
+export interface AttemptEvent {
+	status?: number;
+	code?: string;
+	ms: number;
+	retryInMs?: number;
 }
 
 /** What the platform says when it refuses a request (spec part 7). */
@@ -327,6 +341,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	};
 	for (let attempt = 0; ; attempt++) {
 		let response: { body: unknown; headers?: Record<string, unknown>; statusCode: number };
+		const sentAt = Date.now();
 		try {
 			// Statuses are read from the response rather than from a thrown error: n8n's wrapper
 			// keeps neither the response headers (Retry-After) nor the body of a failed request.
@@ -347,13 +362,17 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 				);
 			}
 			if (attempt < settings.maxRetries && shouldRetry(facts, idempotent)) {
-				await sleep(backoffMs(attempt));
+				const wait = backoffMs(attempt);
+				req.observe?.({ code: facts.code, ms: Date.now() - sentAt, retryInMs: wait });
+				await sleep(wait);
 				continue;
 			}
+			req.observe?.({ code: facts.code, ms: Date.now() - sentAt });
 			throw toNodeApiError(this, facts, req, settings, credentials, attempt + 1);
 		}
 		const body = parseBody(response.body);
 		if (response.statusCode >= 200 && response.statusCode < 300) {
+			req.observe?.({ status: response.statusCode, ms: Date.now() - sentAt });
 			return successData(this, body, req, credentials);
 		}
 		const retryAfter = response.headers?.['retry-after'];
@@ -363,9 +382,12 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			retryAfter: retryAfter === undefined || retryAfter === null ? undefined : String(retryAfter),
 		};
 		if (attempt < settings.maxRetries && shouldRetry(facts, idempotent)) {
-			await sleep(retryAfterMs(facts.retryAfter) ?? backoffMs(attempt));
+			const wait = retryAfterMs(facts.retryAfter) ?? backoffMs(attempt);
+			req.observe?.({ status: facts.status, ms: Date.now() - sentAt, retryInMs: wait });
+			await sleep(wait);
 			continue;
 		}
+		req.observe?.({ status: facts.status, ms: Date.now() - sentAt });
 		throw toNodeApiError(this, facts, req, settings, credentials, attempt + 1);
 	}
 }
