@@ -17,10 +17,15 @@ import type { FaultRule } from '../support/simulator/faults';
 import { MALFORMED_BODY } from '../support/simulator/faults';
 import { ordersOf } from '../support/simulator/routes/orders';
 
-type Transport = typeof import('../../nodes/SalesPayments/shared/transport');
-// The built transport, as n8n runs it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transport = require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/transport.js')) as Transport;
+type Transport = typeof import('../../nodes/SalesPayments/shared/retry') &
+	typeof import('../../nodes/SalesPayments/shared/requestOptions');
+// The built retry policy and Request Options, as n8n runs them.
+const transport = {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/retry.js')),
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/requestOptions.js')),
+} as Transport;
 
 const sim = useSimulator();
 
@@ -298,7 +303,7 @@ describe('malformed answers', () => {
 		const { error } = await run(balance);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
-		expect(error?.description).toBe(`GET /business/balance answered: ${MALFORMED_BODY}`);
+		expect(error?.description).toBe(`GET /business/balance (business.getBalance) answered: ${MALFORMED_BODY}`);
 		expect(sim().apiRequests).toHaveLength(1);
 	});
 

@@ -1,8 +1,17 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { NodeContext } from './errors';
+import { fieldError } from './errors';
+import { checkEmail, checkOneOf, optionalText } from './validation';
 
 /**
- * The ten event values a webhook can subscribe to (spec part 6, "Registrable event values"),
- * shared by the Webhook resource and the trigger node. Sorted by name, as the editor lists them.
+ * What the Webhook resource and the trigger node share: the registrable events, the failure
+ * contact fields, and reading a webhook record from an answer.
+ */
+
+/**
+ * The ten event values a webhook can subscribe to (spec part 6, "Registrable event values").
+ * Sorted by name, as the editor lists them.
  */
 export const WEBHOOK_EVENT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Order Canceled', value: 'order.canceled', description: 'An order was canceled' },
@@ -54,4 +63,49 @@ export function normalizeEventKind(kind: string): string {
 	}
 	const registrable = WEBHOOK_EVENTS.find((value) => value.toLowerCase() === text.toLowerCase());
 	return registrable ?? text;
+}
+
+/** Reads a multi-select of events and checks every value is registrable; duplicates dropped. */
+export function checkEvents(ctx: NodeContext, value: unknown, label: string, required: boolean, i?: number): string[] {
+	const list = Array.isArray(value) ? value : typeof value === 'string' && value.trim() ? value.split(',') : [];
+	const events = list.map((e) => String(e).trim()).filter(Boolean);
+	if (required && events.length === 0) fieldError(ctx, `${label}: choose at least one event`, i);
+	for (const event of events) checkOneOf.call(ctx, event, WEBHOOK_EVENTS, i, label);
+	return [...new Set(events)];
+}
+
+/** Notify on Fail contact fields, shown in the Webhook resource's collections and the trigger's options. */
+export const notifyOnFailFields: INodeProperties[] = [
+	{
+		displayName: 'Notify on Fail Email',
+		name: 'notifyOnFailEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Email address the platform notifies when a delivery fails',
+	},
+	{
+		displayName: 'Notify on Fail Name',
+		name: 'notifyOnFailName',
+		type: 'string',
+		default: '',
+		description: 'Name of the contact notified when a delivery fails',
+	},
+];
+
+/** Builds `notifyOnFail` from a collection holding the Notify on Fail fields. */
+export function readNotifyOnFail(ctx: NodeContext, fields: IDataObject, i?: number): IDataObject | undefined {
+	const email = optionalText(fields.notifyOnFailEmail);
+	const name = optionalText(fields.notifyOnFailName);
+	if (!email && !name) return undefined;
+	const out: IDataObject = {};
+	if (email) out.email = checkEmail.call(ctx, email, i, 'Notify on Fail Email');
+	if (name) out.name = name;
+	return out;
+}
+
+/** The webhook record of an answer, whether it comes bare or under `webhook`. */
+export function webhookRecord(data: IDataObject): IDataObject {
+	const inner = data.webhook;
+	return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as IDataObject) : data;
 }
