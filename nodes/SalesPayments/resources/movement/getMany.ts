@@ -8,10 +8,10 @@ import { checkRanges, filter, filterCollection, readFilters } from '../../shared
 import { checkOneOf } from '../../shared/validation';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only movements made at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only movements made at or before this moment'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only movements of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only movements of at most this amount, in cents'),
+	filter.date('initialDate', 'Date From', 'Only movements made at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only movements made at or before this moment'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
 	filter.text('subject', 'Subject', 'Only movements whose subject matches this text'),
 	filter.text('description', 'Description', 'Only movements whose description matches this text'),
 	filter.text('hash', 'Hash', 'Only the movement with this hash'),
@@ -47,6 +47,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many movements',
+	amounts: true,
 	description: 'Filter the financial movements (credits and debits) of the business, or sum them up',
 	properties: [outputField, ...recordListProperties, filterCollection(filterFields)],
 	async execute(i) {

@@ -54,6 +54,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many products',
+	amounts: true,
 	description: 'Filter the products of the business',
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {

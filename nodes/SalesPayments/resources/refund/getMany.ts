@@ -49,6 +49,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many refund requests',
+	amounts: true,
 	description: 'List the refund requests (order revert requests) of the business',
 	properties: [
 		...listProperties,

@@ -9,8 +9,8 @@ import { simplifySubscription } from './helpers';
 const filterFields = [
 	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
 	filter.text('name', 'Name', 'Only subscriptions whose name matches this text'),
-	filter.date('initialDate', 'Initial Date', 'Only subscriptions created at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only subscriptions created at or before this moment'),
+	filter.date('initialDate', 'Date From', 'Only subscriptions created at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only subscriptions created at or before this moment'),
 	filter.option(
 		'status',
 		'Status',
@@ -24,12 +24,12 @@ const filterFields = [
 	),
 	filter.cents(
 		'initialValue',
-		'Min Recurrence Value (Cents)',
+		'Recurrence Value From (Cents)',
 		'Only subscriptions whose recurrence value is at least this amount, in cents (e.g. 1990 for 19.90)',
 	),
 	filter.cents(
 		'endValue',
-		'Max Recurrence Value (Cents)',
+		'Recurrence Value To (Cents)',
 		'Only subscriptions whose recurrence value is at most this amount, in cents (e.g. 9990 for 99.90)',
 	),
 	filter.option(
@@ -73,6 +73,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many subscriptions',
+	amounts: true,
 	description: 'Filter the subscriptions of the business',
 	properties: [
 		...listProperties,

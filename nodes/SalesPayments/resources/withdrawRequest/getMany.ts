@@ -3,11 +3,11 @@ import { listAll, listProperties } from '../../shared/pagination';
 import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only withdraw requests made at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only withdraw requests made at or before this moment'),
+	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only withdraw requests made at or before this moment'),
 	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only withdraw requests of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
 ];
 
 const sortFields = [
@@ -19,6 +19,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many withdraw requests',
+	amounts: true,
 	description: 'Filter the withdraw requests of the business',
 	properties: [
 		...listProperties,
