@@ -95,7 +95,7 @@ export const uploadImage: OperationDef = {
 			default: 'data',
 			hint: 'The name of the input binary field containing the image to upload',
 			description:
-				'PNG, JPEG or JPG file, sent to the platform as the `picture` of the link. Found by its binary field name in every binary data mode, under `_files` in workflows that keep files in the JSON, or given as a file by expression (e.g. {{ $json._files.data }}).',
+				'PNG, JPEG or JPG file, sent to the platform as the `picture` of the link. Found by its binary field name in every binary data mode, under `_files` in workflows that keep files in the JSON (the same name, or a path such as _files.data), or given as a file object by expression.',
 		},
 	],
 	async execute(i) {
