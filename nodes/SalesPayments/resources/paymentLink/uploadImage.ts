@@ -93,7 +93,7 @@ export const uploadImage: OperationDef = {
 			type: 'string',
 			required: true,
 			default: 'data',
-			hint: 'The name of the input binary field containing the image to upload',
+			hint: 'The name of the input binary field containing the image to upload (also found under _files in workflows that keep files in the JSON)',
 			description:
 				'PNG, JPEG or JPG file, sent to the platform as the `picture` of the link. Found by its binary field name in every binary data mode, under `_files` in workflows that keep files in the JSON (the same name, or a path such as _files.data), or given as a file object by expression.',
 		},
