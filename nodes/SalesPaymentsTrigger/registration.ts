@@ -154,6 +154,7 @@ function ownership(ctx: IHookFunctions, data: TriggerStaticData, found: IDataObj
  * business calling this URL are deleted: their secret is unknown, or they are duplicates.
  */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	await assertReachableWebhookUrl(ctx);
 	const data = triggerData(ctx);
 	const url = nodeUrl(ctx);
 	const events = readEvents(ctx);

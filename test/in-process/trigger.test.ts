@@ -309,6 +309,8 @@ describe('Trigger: activation behind a proxy (WEBHOOK_URL)', () => {
 			expect(refusal?.message).toMatch(/^n8n's webhook URL \(http:\/\/[^)]+\) points at this machine, so the platform at https:\/\/api\.sales-platform\.example could not deliver events to it\. Set WEBHOOK_URL to the public address of n8n and restart n8n\.$/);
 			expect(refusal?.description).toContain('WEBHOOK_URL=https://n8n.example.com/');
 			expect(h.nodeStaticData).toEqual({});
+			// n8n asks checkExists first on every activation: it refuses the same way, before any request.
+			await expect(h.checkExists()).rejects.toThrow(/Set WEBHOOK_URL to the public address of n8n/);
 			expect(sim().apiRequests).toHaveLength(0);
 		},
 	);
