@@ -1,7 +1,7 @@
 import type { INodeType, INodeTypeDescription, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { notifyOnFailFields, WEBHOOK_EVENT_OPTIONS } from '../SalesPayments/shared/webhooks';
+import { eventsProperty, notifyOnFailFields } from '../SalesPayments/shared/webhooks';
 import { DUPLICATE_WINDOW, receive } from './delivery';
 import { checkExists, create, remove } from './registration';
 
@@ -22,15 +22,7 @@ export class SalesPaymentsTrigger implements INodeType {
 		credentials: [{ name: 'salesPaymentsApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: WEBHOOK_EVENT_OPTIONS,
-				default: [],
-				required: true,
-				description: 'The events that start the workflow',
-			},
+			eventsProperty('The events that start the workflow'),
 			{
 				displayName: 'Options',
 				name: 'options',

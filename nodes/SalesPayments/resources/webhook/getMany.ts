@@ -4,7 +4,7 @@ import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { businessIdOf } from '../../shared/credentials';
 import { checkOneOf, toIsoDate } from '../../shared/validation';
-import { checkEvents, WEBHOOK_EVENT_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
+import { checkEvents, eventsProperty, WEBHOOK_STATUS_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
 import { businessIdOverrideField } from './descriptions';
 
 export const getMany: OperationDef = {
@@ -29,14 +29,7 @@ export const getMany: OperationDef = {
 					default: '',
 					description: 'Only webhooks created up to this date and time',
 				},
-				{
-					displayName: 'Events',
-					name: 'events',
-					type: 'multiOptions',
-					options: WEBHOOK_EVENT_OPTIONS,
-					default: [],
-					description: 'Only webhooks subscribed to these events',
-				},
+				eventsProperty('Only webhooks subscribed to these events', false),
 				{
 					displayName: 'Initial Date',
 					name: 'initialDate',
@@ -48,11 +41,7 @@ export const getMany: OperationDef = {
 					displayName: 'Status',
 					name: 'status',
 					type: 'options',
-					options: [
-						{ name: 'Active', value: 'active' },
-						{ name: 'Inactive', value: 'inactive' },
-						{ name: 'Unavailable', value: 'unavailable' },
-					],
+					options: WEBHOOK_STATUS_OPTIONS,
 					default: 'active',
 					description: 'Only webhooks in this status',
 				},
