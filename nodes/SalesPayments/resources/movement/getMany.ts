@@ -66,7 +66,8 @@ export const getMany: OperationDef = {
 				method: 'POST',
 				path: '/movement/filter',
 				business: true,
-				idempotent: true,
+				// A filter reads: it changes nothing and may be repeated.
+				kind: 'read',
 				qs: { page: '1', limit: '1' },
 				body,
 				itemIndex: i,
