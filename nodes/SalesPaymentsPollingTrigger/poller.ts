@@ -31,7 +31,7 @@ export const SEEN_CAP = 10_000;
 /** Most record statuses remembered by a status-change event that goes by update dates. */
 export const MEMORY_CAP = 5_000;
 /** Largest watched set of a snapshot event. */
-export const SNAPSHOT_CAP = 50_000;
+export const SNAPSHOT_CAP = 20_000;
 /** Records read per attempt when a manual run looks for a sample. */
 export const SAMPLE_READ = 200;
 const DAY_MS = 86_400_000;

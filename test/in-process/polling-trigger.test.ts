@@ -157,6 +157,15 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		expect(ids(await h.pollJson())).toEqual([a.id]);
 	});
 
+	it('a rate limit (429 with Retry-After) is waited out within the poll, as for every list', async () => {
+		const h = await t.activate(params());
+		const a = t.add('refunds', 1);
+		t.sim().addFault({ kind: 'status', status: 429, retryAfter: '0', path: '/order-revert-requests/list', times: 2 });
+		expect(ids(await h.pollJson())).toEqual([a.id]);
+		expect(h.errors).toHaveLength(0);
+		expect(t.sim().requestsTo('GET', '/order-revert-requests/list').slice(-3).map((r) => r.status)).toEqual([429, 429, 200]);
+	});
+
 	it('an error during activation fails the activation (n8n reports it and retries later)', async () => {
 		// A business of another account: the platform refuses with 403.
 		const foreign = t.sim().state.accounts[1].businessIds[0];
