@@ -275,7 +275,16 @@ export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, st
 	// Records come oldest first where the endpoint sorts by the cursor's date: no more than the
 	// seen ones plus one poll's worth can be needed.
 	const limit = event.sortedAscending ? seen.size + settings.maxRecords : undefined;
-	const records = await fetchRecords(ctx, settings, { since: iso(since) }, limit);
+	let records = await fetchRecords(ctx, settings, { since: iso(since) }, limit);
+	if (limit !== undefined && records.length >= limit) {
+		const fresh = records.filter((r) => {
+			const time = recordTime(r, event.timeFields) ?? cursor;
+			return time >= since && !seen.has(digest(`${recordId(r)}@${time}`));
+		}).length;
+		// Fewer new records than a poll's worth although the read was cut short: the platform did
+		// not sort or filter as documented. Read everything rather than stall.
+		if (fresh < settings.maxRecords) records = await fetchRecords(ctx, settings, { since: iso(since) });
+	}
 	const mem = new Map<string, string>(state.mem ?? []);
 	const items: IDataObject[] = [];
 	let ts = cursor;
