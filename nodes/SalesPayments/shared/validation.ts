@@ -86,6 +86,21 @@ export function checkInteger(this: NodeContext, value: unknown, i: number | unde
 	return n;
 }
 
+/**
+ * A decimal number from `min` to `max` (rates, percentages): a finite number, or digits with an
+ * optional fraction. `"1e3"`, `"0x10"` and `"Infinity"` are refused.
+ */
+export function checkNumber(this: NodeContext, value: unknown, i: number | undefined, label: string, min: number, max?: number): number {
+	let n: number | undefined;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim())) n = Number(value.trim());
+	if (n === undefined || !Number.isFinite(n) || n < min || (max !== undefined && n > max)) {
+		const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+		fieldError(this, `${label} must be a number ${range} (got ${JSON.stringify(value)})`, i);
+	}
+	return n;
+}
+
 /** The workflow's time zone (Settings > Timezone, else the instance's), or UTC when unknown. */
 export function workflowTimeZone(ctx: NodeContext): string {
 	const tz = (ctx as { getTimezone?: () => string }).getTimezone?.();
