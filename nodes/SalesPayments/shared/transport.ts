@@ -177,7 +177,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		path,
 		write,
 		itemIndex: req.itemIndex,
-		operation: operationOf(this, req.itemIndex),
+		operation: () => operationOf(this, req.itemIndex),
 		explain: req.explain,
 		acceptedHint: req.acceptedHint,
 		secrets: req.secrets,
