@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources } from './resources';
 import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } from './shared/describe';
+import { asNodeError, fieldError } from './shared/errors';
 import { listSearch } from './listSearch';
 import { withDecimalAmounts } from './shared/simplify';
 
@@ -53,11 +47,7 @@ export class SalesPayments implements INodeType {
 				const resource = this.getNodeParameter('resource', i) as string;
 				const operation = this.getNodeParameter('operation', i) as string;
 				const op = findOperation(resources, resource, operation);
-				if (!op) {
-					throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`, {
-						itemIndex: i,
-					});
-				}
+				if (!op) fieldError(this, `The operation "${operation}" of "${resource}" is not known`, i);
 				const result = await op.execute.call(this, i);
 				let records: IDataObject[] = Array.isArray(result) ? result : [result];
 				if (op.amounts && this.getNodeParameter('decimalAmounts', i, false) === true) {
@@ -74,17 +64,12 @@ export class SalesPayments implements INodeType {
 					// "Continue (using error output)" routes items that carry their error to the error
 					// output; n8n then keeps only the message in their JSON, so only set it there.
 					if (this.getNode().onError === 'continueErrorOutput') {
-						item.error =
-							error instanceof NodeApiError || error instanceof NodeOperationError
-								? error
-								: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+						item.error = asNodeError(this, error, i);
 					}
 					out.push(item);
 					continue;
 				}
-				// Both constructors hand back an error of their own class unchanged.
-				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+				throw asNodeError(this, error, i);
 			}
 		}
 		return [out];

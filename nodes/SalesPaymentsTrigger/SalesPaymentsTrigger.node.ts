@@ -2,7 +2,7 @@ import type { INodeType, INodeTypeDescription, IHookFunctions, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PACKAGE_DESCRIPTION } from '../SalesPayments/shared/describe';
-import { notifyOnFailFields, WEBHOOK_EVENT_OPTIONS } from '../SalesPayments/shared/webhooks';
+import { eventsProperty, notifyOnFailFields } from '../SalesPayments/shared/webhooks';
 import { DUPLICATE_WINDOW, receive } from './delivery';
 import { checkExists, create, remove } from './registration';
 
@@ -25,15 +25,7 @@ export class SalesPaymentsTrigger implements INodeType {
 		credentials: [{ name: 'salesPaymentsApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: WEBHOOK_EVENT_OPTIONS,
-				default: [],
-				required: true,
-				description: 'The events that start the workflow',
-			},
+			eventsProperty('The events that start the workflow'),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -5,6 +5,7 @@
  */
 import { nodeOutput } from '../support/n8n';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
+import { startElsewhere } from '../support/simulator/elsewhere';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
 
@@ -65,6 +66,23 @@ describe('real n8n 2.8.4', () => {
 		expect(everything).toContain('Unauthorized');
 		for (const secret of ['spk_e2e_wrong_key_777', 'sps_e2e_wrong_secret_888', ctx.sim.credentials.apiSecret]) {
 			expect(everything).not.toContain(secret);
+		}
+	});
+});
+
+describe('real n8n 2.8.4 and redirects', () => {
+	it('a redirect to another origin is refused in real n8n too: an error, and nothing reaches the other origin', async () => {
+		const elsewhere = await startElsewhere();
+		try {
+			ctx.sim.clearRequests();
+			ctx.sim.addFault({ kind: 'redirect', status: 307, location: `${elsewhere.url}/business/balance`, path: '/business/balance', times: 1 });
+			const { code, stdout, stderr } = await ctx.n8n.execute('wfBusiness');
+			expect(code).toBe(1);
+			expect(`${stdout}${stderr}`).toContain(`The platform answered with a redirect (HTTP 307) to ${elsewhere.origin}, which was not followed`);
+			expect(elsewhere.requests).toEqual([]);
+		} finally {
+			ctx.sim.faults.clear();
+			await elsewhere.close();
 		}
 	});
 });

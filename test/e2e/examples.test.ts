@@ -16,6 +16,7 @@ import {
 	demoExamples,
 	EXAMPLE_MONTH,
 	EXAMPLES_DIR,
+	REFUNDS_WORKFLOW_ID,
 	SAMPLE_VOUCHER_CODE,
 	seedDemoData,
 	SHOP_WORKFLOW_ID,
@@ -62,6 +63,7 @@ describe('the example files', () => {
 			'1-finance-movements-csv.json',
 			'2-marketing-redeem-voucher.json',
 			'3-shop-order-paid.json',
+			'4-finance-refund-requests.json',
 		]);
 		for (const file of FILES) {
 			const text = readFileSync(file, 'utf8');
@@ -130,8 +132,9 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(nodeOutput(run, 'Write the file')).toHaveLength(1);
 	});
 
-	it('shop: activated as shipped, a paid order runs it to the summary; nothing is posted without a summary URL', async () => {
+	it('shop and refunds: activated as shipped, a paid order and a refund request run them to their message; nothing is posted without a summary URL', async () => {
 		await ctx.n8n.publish(SHOP_WORKFLOW_ID);
+		await ctx.n8n.publish(REFUNDS_WORKFLOW_ID);
 		ctx.sim.clearRequests();
 		await ctx.n8n.start();
 		await ctx.n8n.setupOwner(DEFAULT_OWNER);
@@ -160,5 +163,23 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(detail.data.data.data).not.toContain('"Post the summary"');
 		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
 		expect(ctx.sim.requestsTo('GET', `/orders/${orderId}`)).toHaveLength(1);
-	}, 180_000);
+
+		// The polling trigger polls on the minute: a refund request made now is picked up by the next poll.
+		const refund = (await axios.post(`${ctx.sim.url}/__sim/records/refunds`, { motive: 'Purchased by mistake', valueInCents: 4990 })).data as {
+			record: { id: string };
+		};
+		let refundRun: { id: string; status: string } | undefined;
+		const refundDeadline = Date.now() + 90_000;
+		while (Date.now() < refundDeadline && !refundRun) {
+			const [latest] = await ctx.n8n.executions(REFUNDS_WORKFLOW_ID);
+			if (latest && latest.status !== 'running' && latest.status !== 'new') refundRun = latest;
+			else await sleep(500);
+		}
+		expect(refundRun?.status).toBe('success');
+		const refundDetail = await ctx.n8n.rest<{ data: { data: string } }>('GET', `/executions/${String(refundRun?.id)}`);
+		expect(refundDetail.data.data.data).toContain(refund.record.id);
+		expect(refundDetail.data.data.data).toContain('New refund request: 49.90 for ');
+		expect(refundDetail.data.data.data).not.toContain('"Message the finance team"');
+		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
+	}, 300_000);
 });

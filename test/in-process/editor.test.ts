@@ -76,7 +76,9 @@ describe('the editor', () => {
 			['initialValue', 'endValue'],
 		];
 		const checked: string[] = [];
-		for (const prop of action.properties.filter((p) => p.type === 'collection')) {
+		const polling = nodeTypes.getByNameAndVersion(`${ACTION_TYPE}PollingTrigger`, 1).description;
+		const collections = [...action.properties, ...polling.properties].filter((p) => p.type === 'collection');
+		for (const prop of collections) {
 			const options = (prop.options ?? []) as INodeProperties[];
 			const names = options.map((o) => o.name);
 			const where = `${String(prop.displayOptions?.show?.resource)}.${prop.name}`;

@@ -86,14 +86,19 @@ export function setSetting(workflow: Workflow, field: string, value: string): vo
 	entry.value = value;
 }
 
+/** The example that tells the finance team about new refund requests (a polling trigger). */
+export const REFUNDS_WORKFLOW_ID = 'spExampleRefunds';
+
 /**
- * The examples as the demo runs them: the finance export writes into `filesDir` and the shop
- * posts its summaries to the simulator's inbox (the two settings the README explains).
+ * The examples as the demo runs them: the finance export writes into `filesDir`, the shop and
+ * the refund messages are posted to the simulator's inbox (the settings the README explains).
  */
 export function demoExamples(sim: Simulator, filesDir: string): Workflow[] {
 	const examples = loadExamples();
 	setSetting(examples.find((w) => w.id === 'spExampleFinance')!, 'folder', filesDir);
-	setSetting(examples.find((w) => w.id === SHOP_WORKFLOW_ID)!, 'summaryUrl', `${sim.url}/__sim/inbox`);
+	for (const id of [SHOP_WORKFLOW_ID, REFUNDS_WORKFLOW_ID]) {
+		setSetting(examples.find((w) => w.id === id)!, 'summaryUrl', `${sim.url}/__sim/inbox`);
+	}
 	return examples;
 }
 
@@ -225,6 +230,8 @@ export async function main() {
       POST ${n8n.baseUrl}/webhook/redeem-voucher {"code": "..."})
     - Shop: on order.paid, get the order and post a summary  (ACTIVE: a paid order arrives every 10 s;
       see its executions, and the summaries at ${sim.url}/__sim/inbox)
+    - Finance: tell the finance team about new refund requests  (a polling trigger: activate it, then
+      POST {} to ${sim.url}/__sim/records/refunds; the message lands in the same inbox within a minute)
 
   Your edits are saved: workflows, credentials and executions you change in n8n stay while the demo
   runs (in ${n8n.userFolder}). Restarting \`npm run demo\` resets everything: that folder is recreated

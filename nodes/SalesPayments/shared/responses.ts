@@ -17,8 +17,8 @@ export interface RequestFacts {
 	/** A write: the platform may change something (charges, redemptions, creations...). */
 	write: boolean;
 	itemIndex?: number;
-	/** Which operation asked, e.g. "order.createCharge", when known. */
-	operation?: string;
+	/** Which operation asked, e.g. "order.createCharge", when known (read only for an error). */
+	operation?: () => string | undefined;
 	explain?: Explain;
 	/** What to check before repeating a write whose answer was lost or unreadable. */
 	acceptedHint?: string;
@@ -65,7 +65,8 @@ export function redact(
 
 function where(req: RequestFacts, attempts = 1, named = false): string {
 	const tried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-	const op = named && req.operation ? ` (${req.operation})` : '';
+	const name = named ? req.operation?.() : undefined;
+	const op = name ? ` (${name})` : '';
 	return `${req.method} ${req.path}${op}${tried}`;
 }
 

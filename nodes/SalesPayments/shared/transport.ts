@@ -85,12 +85,62 @@ function operationOf(ctx: ApiContext, itemIndex: number | undefined): string | u
 	}
 }
 
-/** The execution's own cancel signal, when n8n offers one, joined with the request's deadline. */
-function deadlineSignal(ctx: ApiContext, timeout: number): { signal: AbortSignal; deadline: AbortSignal } {
-	const deadline = AbortSignal.timeout(timeout);
-	const cancel = (ctx as { getExecutionCancelSignal?: () => AbortSignal | undefined }).getExecutionCancelSignal?.();
-	if (!cancel || typeof AbortSignal.any !== 'function') return { signal: deadline, deadline };
-	return { signal: AbortSignal.any([deadline, cancel]), deadline };
+/** The deadline of one attempt: a timer that does not keep n8n's process alive. */
+class DeadlinePassed extends Error {}
+
+/** Something the HTTP client hands back as the body when asked for a stream. */
+interface BodyStream {
+	on(event: string, listener: (arg?: unknown) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isStream(value: unknown): value is BodyStream {
+	return typeof value === 'object' && value !== null && typeof (value as BodyStream).on === 'function' && typeof (value as BodyStream).destroy === 'function';
+}
+
+/** Rejects with DeadlinePassed when `deadline` fires first; `onLate` gets what arrives after it. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, onLate: (value: T) => void): Promise<T> {
+	if (deadline.aborted) {
+		void work.then(onLate, () => undefined);
+		throw new DeadlinePassed();
+	}
+	return await new Promise<T>((resolve, reject) => {
+		const passed = () => {
+			void work.then(onLate, () => undefined);
+			reject(new DeadlinePassed());
+		};
+		deadline.addEventListener('abort', passed, { once: true });
+		work.then(
+			(value) => {
+				deadline.removeEventListener('abort', passed);
+				if (deadline.aborted) onLate(value);
+				else resolve(value);
+			},
+			(error: unknown) => {
+				deadline.removeEventListener('abort', passed);
+				reject(error);
+			},
+		);
+	});
+}
+
+/**
+ * Reads an answer's body to the last byte before the deadline. n8n's client bounds only the
+ * time a connection stays silent, so an answer trickled byte by byte would outlive any timeout:
+ * the body is read here instead, and the connection is closed when the deadline passes.
+ */
+async function readBody(body: unknown, deadline: AbortSignal): Promise<unknown> {
+	if (!isStream(body)) return body;
+	const chunks: Uint8Array[] = [];
+	const read = new Promise<string>((resolve, reject) => {
+		body.on('data', (chunk) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array)));
+		body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		body.on('error', (error) => reject(error));
+	});
+	return await beforeDeadline(read, deadline, () => undefined).catch((error: unknown) => {
+		body.destroy();
+		throw error;
+	});
 }
 
 /** The URL a redirect points to, resolved against the request's URL; undefined when unreadable. */
@@ -127,7 +177,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		path,
 		write,
 		itemIndex: req.itemIndex,
-		operation: operationOf(this, req.itemIndex),
+		operation: () => operationOf(this, req.itemIndex),
 		explain: req.explain,
 		acceptedHint: req.acceptedHint,
 		secrets: req.secrets,
@@ -143,7 +193,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	let redirects = 0;
 	for (let attempt = 0; ; ) {
 		let response: { body: unknown; headers?: Record<string, unknown>; statusCode: number };
-		const { signal, deadline } = deadlineSignal(this, settings.timeout);
+		const deadline = AbortSignal.timeout(settings.timeout);
 		const sentAt = Date.now();
 		try {
 			// Statuses are read from the response rather than from a thrown error: n8n's wrapper
@@ -158,15 +208,21 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 				headers: { ...headers },
 				json: !(req.body instanceof FormData),
 				timeout: settings.timeout,
-				abortSignal: signal,
+				// Where n8n does not put the execution's own cancel signal here, the deadline aborts too.
+				abortSignal: deadline,
+				// The body is read by readBody(), within the deadline.
+				encoding: 'stream',
 				// Redirects are decided here, never by the HTTP client (it would carry the keys along).
 				disableFollowRedirect: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 			};
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, options, reuse)) as typeof response;
+			const sent = this.helpers.httpRequestWithAuthentication.call(this, credentialType, options, reuse) as Promise<typeof response>;
+			// An answer that starts after the deadline is closed unread.
+			response = await beforeDeadline(sent, deadline, (late) => isStream(late?.body) && late.body.destroy());
+			response.body = await readBody(response.body, deadline);
 		} catch (error) {
-			const failure: FailureFacts = deadline.aborted ? { code: DEADLINE } : networkFacts(error);
+			const failure: FailureFacts = error instanceof DeadlinePassed || deadline.aborted ? { code: DEADLINE } : networkFacts(error);
 			if (failure.code === undefined) {
 				// Not a network failure: report it without details that could hold request headers.
 				throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? 'Request failed', credentials, req.secrets), {

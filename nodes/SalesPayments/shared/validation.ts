@@ -44,7 +44,7 @@ export function requireId(this: IExecuteFunctions, name: string, i: number, labe
 }
 
 /** Splits "a, b" (or takes an array) into IDs, each checked. */
-export function readIds(ctx: NodeContext, value: unknown, i: number, label: string): string[] {
+export function readIds(ctx: NodeContext, value: unknown, i: number | undefined, label: string): string[] {
 	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
 	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
 	for (const id of ids) {
@@ -139,7 +139,7 @@ export function checkBoolean(this: NodeContext, value: unknown, i: number | unde
 	return value;
 }
 
-function parseJson(ctx: NodeContext, value: unknown, i: number, label: string): unknown {
+function parseJson(ctx: NodeContext, value: unknown, i: number | undefined, label: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
@@ -149,7 +149,7 @@ function parseJson(ctx: NodeContext, value: unknown, i: number, label: string): 
 }
 
 /** A JSON field: an object given as text or already parsed by n8n. */
-export function parseJsonObject(this: NodeContext, value: unknown, i: number, label: string): IDataObject {
+export function parseJsonObject(this: NodeContext, value: unknown, i: number | undefined, label: string): IDataObject {
 	if (value === undefined || value === null || value === '') return {};
 	const parsed = parseJson(this, value, i, label);
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fieldError(this, `${label} must be a JSON object`, i);

@@ -65,6 +65,14 @@ export function normalizeEventKind(kind: string): string {
 	return registrable ?? text;
 }
 
+/** The Events multi-select (required on Create and the trigger; a filter or a change elsewhere). */
+export function eventsProperty(description: string, required = true): INodeProperties {
+	return { displayName: 'Events', name: 'events', type: 'multiOptions', options: WEBHOOK_EVENT_OPTIONS, default: [], required, description };
+}
+
+/** Webhook statuses as options (spec part 3). */
+export const WEBHOOK_STATUS_OPTIONS = WEBHOOK_STATUSES.map((value) => ({ name: value.charAt(0).toUpperCase() + value.slice(1), value }));
+
 /** Reads a multi-select of events and checks every value is registrable; duplicates dropped. */
 export function checkEvents(ctx: NodeContext, value: unknown, label: string, required: boolean, i?: number): string[] {
 	const list = Array.isArray(value) ? value : typeof value === 'string' && value.trim() ? value.split(',') : [];

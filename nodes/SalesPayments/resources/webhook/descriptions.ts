@@ -1,20 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { webhookLocator } from '../../shared/locators';
-import { WEBHOOK_EVENT_OPTIONS } from '../../shared/webhooks';
+import { eventsProperty } from '../../shared/webhooks';
 
 /** The webhook a single-webhook operation acts on: From list or By ID. */
 export const webhookIdField: INodeProperties = webhookLocator('The webhook to act on');
 
-export const eventsField: INodeProperties = {
-	displayName: 'Events',
-	name: 'events',
-	type: 'multiOptions',
-	options: WEBHOOK_EVENT_OPTIONS,
-	default: [],
-	required: true,
-	description: 'The events the webhook notifies',
-};
+export const eventsField: INodeProperties = eventsProperty('The events the webhook notifies');
 
 /** HTTP dispatchers: where and how the platform delivers notifications. */
 export const dispatchersField: INodeProperties = {

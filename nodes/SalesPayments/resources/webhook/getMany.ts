@@ -4,7 +4,7 @@ import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { businessIdOf } from '../../shared/credentials';
 import { checkOneOf, toIsoDate } from '../../shared/validation';
-import { checkEvents, WEBHOOK_EVENT_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
+import { checkEvents, eventsProperty, WEBHOOK_STATUS_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
 import { businessIdOverrideField } from './descriptions';
 
 export const getMany: OperationDef = {
@@ -36,23 +36,12 @@ export const getMany: OperationDef = {
 					default: '',
 					description: 'Only webhooks created at or before this moment',
 				},
-				{
-					displayName: 'Events',
-					name: 'events',
-					type: 'multiOptions',
-					options: WEBHOOK_EVENT_OPTIONS,
-					default: [],
-					description: 'Only webhooks subscribed to these events',
-				},
+				eventsProperty('Only webhooks subscribed to these events', false),
 				{
 					displayName: 'Status',
 					name: 'status',
 					type: 'options',
-					options: [
-						{ name: 'Active', value: 'active' },
-						{ name: 'Inactive', value: 'inactive' },
-						{ name: 'Unavailable', value: 'unavailable' },
-					],
+					options: WEBHOOK_STATUS_OPTIONS,
 					default: 'active',
 					description: 'Only webhooks in this status',
 				},

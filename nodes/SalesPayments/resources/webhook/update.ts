@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkEvents, notifyOnFailFields, readNotifyOnFail, WEBHOOK_EVENT_OPTIONS } from '../../shared/webhooks';
+import { checkEvents, eventsProperty, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
 import { parseJsonObject } from '../../shared/validation';
 import { dispatchersField } from './descriptions';
 import { readDispatchers, webhookOperation } from './helpers';
@@ -18,14 +18,7 @@ export const update = webhookOperation({
 			placeholder: 'Add Field',
 			default: {},
 			options: [
-				{
-					displayName: 'Events',
-					name: 'events',
-					type: 'multiOptions',
-					options: WEBHOOK_EVENT_OPTIONS,
-					default: [],
-					description: 'The events the webhook notifies (replaces the current list)',
-				},
+				eventsProperty('The events the webhook notifies (replaces the current list)', false),
 				{
 					displayName: 'Name',
 					name: 'name',
