@@ -21,7 +21,7 @@ import axios from 'axios';
 
 import { N8nInstance, n8nBin, n8nCacheDir, sleep } from '../n8n';
 import { Balancer } from './balancer';
-import { ManagedProcess } from './process';
+import { ManagedProcess, uniquePort } from './process';
 import type { ServiceBinaries } from './services';
 import { Postgres, Redis } from './services';
 
@@ -29,6 +29,9 @@ export type Role = 'main' | 'webhook' | 'worker';
 
 /** Seconds n8n waits for running work on SIGTERM (the webhook process may wait all of it). */
 const GRACEFUL_SHUTDOWN_SECONDS = 10;
+
+/** How many times a process is started on fresh ports when its port was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
 
 /** One n8n process of the cluster: its user folder (N8nInstance: env, CLI, REST) and its PID. */
 export class ClusterNode {
@@ -48,9 +51,28 @@ export class ClusterNode {
 		return this.n8n.port;
 	}
 
-	/** Starts the process and waits (bounded) until it is ready for its role. */
+	/**
+	 * Starts the process on ports picked just now and waits (bounded) until it is ready for its
+	 * role. Other programs on the machine may take a port between picking and binding: n8n then
+	 * exits ("already in use") and the start is retried on new ports.
+	 */
 	async start(timeoutMs = 120_000): Promise<void> {
-		// The environment is read at each start: it must match the CLI's (same user folder).
+		for (let attempt = 1; ; attempt++) {
+			this.n8n.port = await uniquePort();
+			this.n8n.brokerPort = await uniquePort();
+			if (this.role === 'worker') this.n8n.extraEnv.QUEUE_HEALTH_CHECK_PORT = String(this.n8n.port);
+			try {
+				await this.startOnce(timeoutMs);
+				return;
+			} catch (error) {
+				const portTaken = /already in use/.test(this.proc.logSinceStart());
+				if (!portTaken || attempt >= PORT_ATTEMPTS) throw error;
+			}
+		}
+	}
+
+	private async startOnce(timeoutMs: number): Promise<void> {
+		// The environment is read at each start: the CLI's and the server's are the same.
 		this.proc.env = this.n8n.env();
 		this.proc.start();
 		// main: the REST API is mounted; webhook process: database connected and migrated;
@@ -64,8 +86,17 @@ export class ClusterNode {
 			if (!this.proc.running) throw new Error(`${this.name} exited early:\n${this.proc.tail()}`);
 			try {
 				const res = await axios.get(url, { timeout: 2_000, validateStatus: () => true });
-				if (res.status === 200) return;
-			} catch {
+				if (res.status === 200) {
+					// An answer from another program on a port taken meanwhile: ours exits.
+					await sleep(500);
+					if (!this.proc.running || /already in use/.test(this.proc.logSinceStart())) {
+						await this.proc.stop(15_000);
+						throw new Error(`${this.name}: port ${this.port} was taken by another program`);
+					}
+					return;
+				}
+			} catch (error) {
+				if ((error as Error).message.includes('was taken')) throw error;
 				// not listening yet
 			}
 			await sleep(300);
@@ -206,9 +237,11 @@ export class QueueCluster {
 	private async makeNode(role: Role, name: string, args: string[]): Promise<ClusterNode> {
 		const n8n = new N8nInstance(path.join(this.root, name));
 		mkdirSync(n8n.userFolder, { recursive: true });
-		await n8n.allocatePorts();
+		// Ports for the CLI (import, publish); start() picks fresh ones just before binding.
+		n8n.port = await uniquePort();
+		n8n.brokerPort = await uniquePort();
 		await n8n.installPackage(this.options.tgz);
-		n8n.extraEnv = { ...this.commonEnv(), ...this.roleEnv(role, n8n) };
+		n8n.extraEnv = { ...this.commonEnv(), ...this.roleEnv(role) };
 		return new ClusterNode(role, name, n8n, path.join(this.root, 'logs', `${name}.log`), args);
 	}
 
@@ -234,13 +267,10 @@ export class QueueCluster {
 		};
 	}
 
-	private roleEnv(role: Role, n8n: N8nInstance): Record<string, string> {
-		if (role === 'main') {
-			// Production webhooks are served by the webhook processes only.
-			return { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' };
-		}
-		if (role === 'worker') return { QUEUE_HEALTH_CHECK_PORT: String(n8n.port) };
-		return {};
+	private roleEnv(role: Role): Record<string, string> {
+		// Production webhooks are served by the webhook processes only. (A worker's
+		// QUEUE_HEALTH_CHECK_PORT is set at each start.)
+		return role === 'main' ? { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' } : {};
 	}
 
 	/** Executions of a workflow, oldest first; with `withData`, their parsed run data. */

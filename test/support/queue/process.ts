@@ -6,7 +6,24 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+
+import { freePort } from '../n8n';
+
+/** Ports handed out in this test process: freePort() may return one twice. */
+const usedPorts = new Set<number>();
+
+/** A free 127.0.0.1 port not handed out before in this process. */
+export async function uniquePort(): Promise<number> {
+	for (let attempt = 0; attempt < 100; attempt++) {
+		const port = await freePort();
+		if (!usedPorts.has(port)) {
+			usedPorts.add(port);
+			return port;
+		}
+	}
+	throw new Error('no unused free port after 100 attempts');
+}
 
 /** Every process started here that may still run: killed if the test process exits abruptly. */
 const live = new Set<ManagedProcess>();
@@ -25,6 +42,8 @@ export class ManagedProcess {
 	private exited?: Promise<void>;
 	/** Times this process was started (a restart appends to the same log). */
 	starts = 0;
+	/** Where the current start's output begins in the log file. */
+	private logOffset = 0;
 
 	constructor(
 		readonly name: string,
@@ -44,6 +63,7 @@ export class ManagedProcess {
 
 	start(): void {
 		if (this.running) throw new Error(`${this.name} is already running`);
+		this.logOffset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
 		const fd = openSync(this.logFile, 'a');
 		try {
 			// Own process group: a Ctrl-C in the terminal reaches the test runner, which stops
@@ -64,6 +84,11 @@ export class ManagedProcess {
 	/** The whole log of this process (every start). */
 	log(): string {
 		return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+	}
+
+	/** The output of the current (or last) start only. */
+	logSinceStart(): string {
+		return existsSync(this.logFile) ? readFileSync(this.logFile).subarray(this.logOffset).toString('utf8') : '';
 	}
 
 	tail(chars = 4000): string {

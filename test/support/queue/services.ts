@@ -10,8 +10,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { freePort, PACKAGE_NAME, sleep } from '../n8n';
-import { ManagedProcess } from './process';
+import { PACKAGE_NAME, sleep } from '../n8n';
+import { ManagedProcess, uniquePort } from './process';
 
 export interface ExecResult {
 	code: number;
@@ -183,7 +183,7 @@ export class Postgres {
 		]);
 		const init = await exec(initCmd, initArgs, { timeoutMs: 120_000 });
 		if (init.code !== 0) throw new Error(`initdb failed:\n${init.stdout}\n${init.stderr}`);
-		this.port = await freePort();
+		this.port = await uniquePort();
 		const [cmd, args] = asPostgres(path.join(this.bin.pgBin, 'postgres'), [
 			'-D',
 			data,
@@ -212,6 +212,9 @@ export class Postgres {
 			if (Date.now() > deadline) throw new Error(`postgres did not answer queries: ${ready.stderr}`);
 			await sleep(300);
 		}
+		// Answered by ours, not by a server that took the port meanwhile (ours then exits).
+		await sleep(300);
+		if (!this.proc.running) throw new Error(`postgres exited (port ${this.port} taken?):\n${this.proc.tail()}`);
 	}
 
 	/** Runs SQL with psql (unaligned, tuples only); resolves with the raw result. */
@@ -251,11 +254,13 @@ export class Redis {
 
 	async start(): Promise<void> {
 		mkdirSync(this.dir, { recursive: true });
-		this.port = await freePort();
+		this.port = await uniquePort();
 		const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir];
 		this.proc = new ManagedProcess('redis', this.bin.redisServer, args, process.env, path.join(path.dirname(this.dir), 'logs', 'redis.log'));
 		this.proc.start();
 		await waitForPort(this.port, 'redis-server', 30_000, () => this.proc!.running);
+		await sleep(300);
+		if (!this.proc.running) throw new Error(`redis-server exited (port ${this.port} taken?):\n${this.proc.tail()}`);
 	}
 
 	async stop(): Promise<void> {
