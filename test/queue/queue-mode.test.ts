@@ -2,10 +2,13 @@
  * n8n 2.8.4 in queue mode (scaling mode) with the packed package on every instance: Postgres
  * and Redis of the test's own, one main, two webhook processes behind a balancer (WEBHOOK_URL)
  * and two workers. Proves that the trigger registers exactly one webhook (also after a main
- * restart) at WEBHOOK_URL; that 200 deliveries in bursts across a worker restart give exactly
- * 200 successful executions; that forged deliveries get 401 and start nothing; that Return All
- * runs on a worker; that deactivation deletes the webhook. Measures Ignore Duplicate Deliveries
- * with the same delivery at both webhook processes, sequentially and concurrently.
+ * restart) at WEBHOOK_URL; that forged deliveries get 401 and start nothing; that 200 deliveries
+ * in bursts across two worker restarts (one at a quiet moment, one under load) give one
+ * execution each, none lost at the webhook processes or duplicated, all successful except the
+ * few n8n's own worker-shutdown races may fail under load (asserted to be only those); that
+ * Return All runs on a worker; that deactivation deletes the webhook. Measures duplicate
+ * deliveries at both webhook processes (sequential and concurrent) against Ignore Duplicate
+ * Deliveries, n8n's Remove Duplicates and an atomic claim in a database.
  *
  * `npm run test:queue`. Figures go to test-output/queue-mode.json (quoted in the README).
  */

@@ -23,7 +23,7 @@ import { N8nInstance, n8nBin, n8nCacheDir, sleep } from '../n8n';
 import { Balancer } from './balancer';
 import { ManagedProcess, uniquePort } from './process';
 import type { ServiceBinaries } from './services';
-import { Postgres, Redis } from './services';
+import { exec, Postgres, Redis } from './services';
 
 export type Role = 'main' | 'webhook' | 'worker';
 
@@ -81,23 +81,19 @@ export class ClusterNode {
 			this.role === 'main'
 				? `http://127.0.0.1:${this.port}/rest/settings`
 				: `http://127.0.0.1:${this.port}/healthz/readiness`;
+		// The answer must come from this process: another program may have taken the port
+		// between picking and binding, so wait for this process to say it listens there.
+		const listening = new RegExp(`(n8n ready on 127\\.0\\.0\\.1, port|worker server listening on port) ${this.port}\\b`);
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (!this.proc.running) throw new Error(`${this.name} exited early:\n${this.proc.tail()}`);
-			try {
-				const res = await axios.get(url, { timeout: 2_000, validateStatus: () => true });
-				if (res.status === 200) {
-					// An answer from another program on a port taken meanwhile: ours exits.
-					await sleep(500);
-					if (!this.proc.running || /already in use/.test(this.proc.logSinceStart())) {
-						await this.proc.stop(15_000);
-						throw new Error(`${this.name}: port ${this.port} was taken by another program`);
-					}
-					return;
+			if (listening.test(this.proc.logSinceStart())) {
+				try {
+					const res = await axios.get(url, { timeout: 2_000, validateStatus: () => true });
+					if (res.status === 200) return;
+				} catch {
+					// not answering yet
 				}
-			} catch (error) {
-				if ((error as Error).message.includes('was taken')) throw error;
-				// not listening yet
 			}
 			await sleep(300);
 		}
@@ -230,7 +226,12 @@ export class QueueCluster {
 
 		const t2 = Date.now();
 		await Promise.all(this.nodes.map(async (node) => await node.start()));
-		await this.main.n8n.setupOwner();
+		try {
+			await this.main.n8n.setupOwner();
+		} catch (error) {
+			const listeners = await exec('ss', ['-ltnp', `sport = :${this.main.port}`]);
+			throw new Error(`${(error as Error).message}\nlisteners on ${this.main.port}: ${listeners.stdout}\nmain:\n${this.main.proc.tail(3000)}`);
+		}
 		this.log(`main, ${this.webhooks.length} webhook processes and ${this.workers.length} workers ready in ${Date.now() - t2} ms`);
 	}
 
