@@ -90,6 +90,33 @@ export const ORDER_DIRECTIONS: INodePropertyOptions[] = [
 	{ name: 'Descending', value: 'DESC' },
 ];
 
+/** The documented date and amount ranges of the POST filters: from must not be after to. */
+export const DATE_AND_VALUE_RANGES: Array<[string, string]> = [
+	['initialDate', 'endDate'],
+	['initialValue', 'endValue'],
+];
+
+/** The created/updated date ranges of the GET lists (customers, refund requests). */
+export const CREATED_UPDATED_RANGES: Array<[string, string]> = [
+	['createdAfter', 'createdBefore'],
+	['updatedAfter', 'updatedBefore'],
+];
+
+/** Query keys of those date ranges: the platform reads them literally, brackets included. */
+export const CREATED_UPDATED_QUERY_KEYS: Record<string, string> = {
+	createdAfter: 'createdAt[startsAt]',
+	createdBefore: 'createdAt[endsAt]',
+	updatedAfter: 'updatedAt[startsAt]',
+	updatedBefore: 'updatedAt[endsAt]',
+};
+
+/** The set filter values under the query keys that name them. */
+export function toQuery(values: IDataObject, keys: Record<string, string>): IDataObject {
+	const qs: IDataObject = {};
+	for (const [name, key] of Object.entries(keys)) if (values[name] !== undefined) qs[key] = values[name];
+	return qs;
+}
+
 /** A collection (Filters, Options) made of filter fields, listed alphabetically. */
 export function filterCollection(
 	fields: FilterField[],

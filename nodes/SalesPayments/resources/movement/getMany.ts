@@ -4,7 +4,7 @@ import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { listAll, listProperties } from '../../shared/pagination';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
 
 const filterFields = [
@@ -53,10 +53,7 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'records'), ['records', 'summary'], i, 'Output');
 		const body = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, body, filterFields, [
-			['initialDate', 'endDate'],
-			['initialValue', 'endValue'],
-		]);
+		checkRanges.call(this, i, body, filterFields, DATE_AND_VALUE_RANGES);
 		if (body.omitDebit === true && body.omitCredit === true) {
 			fieldError(this, 'Omit Debits and Omit Credits cannot both be on: no movement would match', i);
 		}

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { addressProperty, deliveryAddressProperty, documentProperty, phoneProperty } from '../../shared/contact';
 import { customerLocator, paymentLinkLocator } from '../../shared/locators';
-import { extraFieldsOption } from '../../shared/records';
+import { extraFieldsOption, fieldsCollection } from '../../shared/records';
 
 /**
  * The fields of Order > Create Charge (spec part 2, "Charge request"). Parameter names are those
@@ -321,14 +321,7 @@ const metadata: INodeProperties = {
 	],
 };
 
-const additionalFields: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add field',
-	default: {},
-	options: [extraFieldsOption('charge request')],
-};
+const additionalFields: INodeProperties = fieldsCollection('additional', [extraFieldsOption('charge request')]);
 
 /** The panel, top to bottom: the warning, who pays, for what, how; then the optional parts. */
 export const createChargeProperties: INodeProperties[] = [

@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { simplifyField } from '../../shared/simplify';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
+import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody, DATE_AND_VALUE_RANGES } from '../../shared/filters';
+import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
 
 const filterFields = [
@@ -11,17 +12,7 @@ const filterFields = [
 	filter.text('name', 'Name', 'Only subscriptions whose name matches this text'),
 	filter.date('initialDate', 'Date From', 'Only subscriptions created at or after this moment'),
 	filter.date('endDate', 'Date To', 'Only subscriptions created at or before this moment'),
-	filter.option(
-		'status',
-		'Status',
-		[
-			{ name: 'Active', value: 'active' },
-			{ name: 'Canceled', value: 'canceled' },
-			{ name: 'Expired', value: 'expired' },
-			{ name: 'Inactive', value: 'inactive' },
-		],
-		'Only subscriptions in this status',
-	),
+	filter.option('status', 'Status', SUBSCRIPTION_STATUS_OPTIONS, 'Only subscriptions in this status'),
 	filter.cents(
 		'initialValue',
 		'Recurrence Value From (Cents)',
@@ -32,18 +23,7 @@ const filterFields = [
 		'Recurrence Value To (Cents)',
 		'Only subscriptions whose recurrence value is at most this amount, in cents (e.g. 9990 for 99.90)',
 	),
-	filter.option(
-		'type',
-		'Payment Method',
-		[
-			{ name: 'Bank Billet', value: 'bank-billet' },
-			{ name: 'Credit Card', value: 'credit-card' },
-			{ name: 'Crypto', value: 'crypto' },
-			{ name: 'Debit Card', value: 'debit-card' },
-			{ name: 'Pix', value: 'pix' },
-		],
-		'Only subscriptions paid with this method',
-	),
+	filter.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
 	filter.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
 	filter.text(
 		'field',
@@ -86,10 +66,7 @@ export const getMany: OperationDef = {
 			this,
 			i,
 			filterFields,
-			[
-				['initialDate', 'endDate'],
-				['initialValue', 'endValue'],
-			],
+			DATE_AND_VALUE_RANGES,
 			sortFields,
 		);
 		const { items } = await listAll.call(this, i, {

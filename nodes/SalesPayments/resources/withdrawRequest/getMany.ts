@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
+import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
@@ -31,10 +31,7 @@ export const getMany: OperationDef = {
 			this,
 			i,
 			filterFields,
-			[
-				['initialDate', 'endDate'],
-				['initialValue', 'endValue'],
-			],
+			DATE_AND_VALUE_RANGES,
 			sortFields,
 		);
 		const { items } = await listAll.call(this, i, {
