@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { listAll, listProperties } from './pagination';
+
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';
 import {
@@ -228,3 +230,29 @@ export function readSortedFilterBody(
 	if (Object.keys(orderBy).length) body.orderBy = orderBy;
 	return body;
 }
+
+/**
+ * A POST filter list whose date and amount ranges and sort options are documented alike
+ * (subscriptions, withdraw requests): its properties, and its records for item `i`.
+ */
+export const sortedFilterList = {
+	properties(filterFields: FilterField[], sortFields: FilterField[], extra: INodeProperties[] = []): INodeProperties[] {
+		return [
+			...listProperties,
+			...extra,
+			filterCollection(filterFields),
+			filterCollection(sortFields, 'options', 'Options', 'Add option'),
+		];
+	},
+	async records(
+		this: IExecuteFunctions,
+		i: number,
+		path: string,
+		filterFields: FilterField[],
+		sortFields: FilterField[],
+	): Promise<IDataObject[]> {
+		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
+		const { items } = await listAll.call(this, i, { method: 'POST', path, business: true, body });
+		return items;
+	},
+};

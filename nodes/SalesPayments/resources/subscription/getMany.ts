@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
 import { simplifyField } from '../../shared/simplify';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody, DATE_AND_VALUE_RANGES } from '../../shared/filters';
+import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
 import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
 
@@ -55,26 +54,9 @@ export const getMany: OperationDef = {
 	action: 'Get many subscriptions',
 	amounts: true,
 	description: 'Filter the subscriptions of the business',
-	properties: [
-		...listProperties,
-		simplifyField,
-		filterCollection(filterFields),
-		filterCollection(sortFields, 'options', 'Options', 'Add option'),
-	],
+	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
 	async execute(i) {
-		const body = readSortedFilterBody.call(
-			this,
-			i,
-			filterFields,
-			DATE_AND_VALUE_RANGES,
-			sortFields,
-		);
-		const { items } = await listAll.call(this, i, {
-			method: 'POST',
-			path: '/subscriptions/filter',
-			business: true,
-			body,
-		});
+		const items = await sortedFilterList.records.call(this, i, '/subscriptions/filter', filterFields, sortFields);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		return simplify ? items.map((r: IDataObject) => simplifySubscription(r)) : items;
 	},

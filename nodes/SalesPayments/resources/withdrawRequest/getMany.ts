@@ -1,6 +1,5 @@
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody, DATE_AND_VALUE_RANGES } from '../../shared/filters';
+import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
@@ -21,25 +20,8 @@ export const getMany: OperationDef = {
 	action: 'Get many withdraw requests',
 	amounts: true,
 	description: 'Filter the withdraw requests of the business',
-	properties: [
-		...listProperties,
-		filterCollection(filterFields),
-		filterCollection(sortFields, 'options', 'Options', 'Add option'),
-	],
+	properties: sortedFilterList.properties(filterFields, sortFields),
 	async execute(i) {
-		const body = readSortedFilterBody.call(
-			this,
-			i,
-			filterFields,
-			DATE_AND_VALUE_RANGES,
-			sortFields,
-		);
-		const { items } = await listAll.call(this, i, {
-			method: 'POST',
-			path: '/withdraw-requests/filter',
-			business: true,
-			body,
-		});
-		return items;
+		return await sortedFilterList.records.call(this, i, '/withdraw-requests/filter', filterFields, sortFields);
 	},
 };
