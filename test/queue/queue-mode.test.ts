@@ -24,7 +24,7 @@ import path from 'node:path';
 
 import axios from 'axios';
 
-import { exampleValues, loadExamples } from '../support/demo';
+import { demoExamples } from '../support/demo';
 import { ensureN8n, packPackage, REPO_DIR, sleep } from '../support/n8n';
 import type { QueueCluster } from '../support/queue/cluster';
 import type { ExecutionRow, RunData } from '../support/queue/cluster';
@@ -202,7 +202,7 @@ const returnAllWorkflow = {
 
 /** The refunds example as users import it, polling every second, with this cluster's credential. */
 function refundsWorkflow(simulator: Simulator): Record<string, unknown> {
-	const example = loadExamples(exampleValues(simulator, os.tmpdir())).find((w) => w.id === POLL_WF);
+	const example = demoExamples(simulator, os.tmpdir()).find((w) => w.id === POLL_WF);
 	if (!example) throw new Error(`example workflow ${POLL_WF} not found`);
 	const nodes = (example.nodes as Array<Record<string, unknown>>).map(
 		(n): Record<string, unknown> => (n.credentials ? { ...n, credentials: credential } : { ...n }),
