@@ -52,7 +52,7 @@ export const N8N_TARGETS = {
 		overrides: { xlsx: '0.18.5' },
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'update',
-		installMinutes: 5,
+		installMinutes: 6,
 	},
 	'2.8.4': {
 		version: '2.8.4',
@@ -68,11 +68,10 @@ export const N8N_TARGETS = {
 		overrides: {},
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'publish',
-		installMinutes: 6,
+		installMinutes: 8,
 	},
 } satisfies Record<string, N8nTarget>;
 
-export type MatrixVersion = keyof typeof N8N_TARGETS;
 export const MATRIX: N8nTarget[] = Object.values(N8N_TARGETS);
 
 /** The n8n of `npm test` and `npm run demo`. */
