@@ -1,15 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources } from './resources';
 import { describeResources, findOperation } from './shared/describe';
+import { asNodeError, fieldError } from './shared/errors';
 import { listSearch } from './listSearch';
 
 export class SalesPayments implements INodeType {
@@ -52,11 +46,7 @@ export class SalesPayments implements INodeType {
 				const resource = this.getNodeParameter('resource', i) as string;
 				const operation = this.getNodeParameter('operation', i) as string;
 				const op = findOperation(resources, resource, operation);
-				if (!op) {
-					throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`, {
-						itemIndex: i,
-					});
-				}
+				if (!op) fieldError(this, `The operation "${operation}" of "${resource}" is not known`, i);
 				const result = await op.execute.call(this, i);
 				const records: IDataObject[] = Array.isArray(result) ? result : [result];
 				for (const json of records) out.push({ json, pairedItem: { item: i } });
@@ -70,17 +60,12 @@ export class SalesPayments implements INodeType {
 					// "Continue (using error output)" routes items that carry their error to the error
 					// output; n8n then keeps only the message in their JSON, so only set it there.
 					if (this.getNode().onError === 'continueErrorOutput') {
-						item.error =
-							error instanceof NodeApiError || error instanceof NodeOperationError
-								? error
-								: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+						item.error = asNodeError(this, error, i);
 					}
 					out.push(item);
 					continue;
 				}
-				// Both constructors hand back an error of their own class unchanged.
-				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+				throw asNodeError(this, error, i);
 			}
 		}
 		return [out];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { DATA_CREDENTIAL_ID, exampleValues, loadExamples, sampleVoucherCode } from '../support/demo';
 import { nodeOutput } from '../support/n8n';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
+import { startElsewhere } from '../support/simulator/elsewhere';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
 
@@ -110,5 +111,20 @@ describe('example workflows in real n8n 2.8.4', () => {
 		expect(second.code).toBe(0);
 		expect(nodeOutput(second.run, 'Redeemed')).toHaveLength(0);
 		expect(nodeOutput(second.run, 'Not redeemed')).toHaveLength(1);
+	});
+
+	it('a redirect to another origin is refused in real n8n too: an error, and nothing reaches the other origin', async () => {
+		const elsewhere = await startElsewhere();
+		try {
+			ctx.sim.clearRequests();
+			ctx.sim.addFault({ kind: 'redirect', status: 307, location: `${elsewhere.url}/business/balance`, path: '/business/balance', times: 1 });
+			const { code, stdout, stderr } = await ctx.n8n.execute('wfBusiness');
+			expect(code).toBe(1);
+			expect(`${stdout}${stderr}`).toContain(`The platform answered with a redirect (HTTP 307) to ${elsewhere.origin}, which was not followed`);
+			expect(elsewhere.requests).toEqual([]);
+		} finally {
+			ctx.sim.faults.clear();
+			await elsewhere.close();
+		}
 	});
 });

@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import type { Demo } from '../support/demo';
 import { DATA_CREDENTIAL_ID, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
 import { ensureChromium } from '../support/chromium';
+import { startElsewhere } from '../support/simulator/elsewhere';
 import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
 import { INSTALL_TIMEOUT } from './setup';
 
@@ -84,6 +85,22 @@ describe('demo in a real n8n 2.8.4', () => {
 		expect(bad.data.data.status).toBe('Error');
 		expect(JSON.stringify(bad.data)).not.toContain('spk_wrong_for_test_42');
 		expect(JSON.stringify(bad.data)).not.toContain(demo.sim.credentials.apiSecret);
+	});
+
+	it('the credential test does not follow a redirect to another origin with the keys', async () => {
+		const elsewhere = await startElsewhere();
+		try {
+			demo.sim.addFault({ kind: 'redirect', status: 302, location: `${elsewhere.url}/business/balance`, path: '/business/balance', times: 1 });
+			const base = { id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi' };
+			const moved = await demo.n8n.rest<{ data: { status: string; message: string } }>('POST', '/credentials/test', {
+				credentials: { ...base, data: demo.sim.credentials },
+			});
+			expect(moved.data.data.status).toBe('Error');
+			expect(elsewhere.requests).toEqual([]);
+		} finally {
+			demo.sim.faults.clear();
+			await elsewhere.close();
+		}
 	});
 
 	it('an order.paid on the platform runs the workflow: trigger, Get Order, summary posted', async () => {

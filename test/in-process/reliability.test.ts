@@ -18,10 +18,15 @@ import type { FaultRule } from '../support/simulator/faults';
 import { MALFORMED_BODY } from '../support/simulator/faults';
 import { ordersOf } from '../support/simulator/routes/orders';
 
-type Transport = typeof import('../../nodes/SalesPayments/shared/transport');
-// The built transport, as n8n runs it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transport = require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/transport.js')) as Transport;
+type Transport = typeof import('../../nodes/SalesPayments/shared/retry') &
+	typeof import('../../nodes/SalesPayments/shared/requestOptions');
+// The built retry policy and Request Options, as n8n runs them.
+const transport = {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/retry.js')),
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/requestOptions.js')),
+} as Transport;
 
 const sim = useSimulator();
 
@@ -299,7 +304,7 @@ describe('malformed answers', () => {
 		const { error } = await run(balance);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
-		expect(error?.description).toBe(`GET /business/balance answered: ${MALFORMED_BODY}`);
+		expect(error?.description).toBe(`GET /business/balance (business.getBalance) answered: ${MALFORMED_BODY}`);
 		expect(sim().apiRequests).toHaveLength(1);
 	});
 
@@ -340,7 +345,7 @@ describe('the simulator counts what it injects', () => {
 		expect(fired('/a')).toEqual([0, 1, 0, 1, 0, 0, 0, 0, 0, 0]);
 		expect(fired('/b')).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0]);
 		expect(fired('/c').reduce((a, b) => a + b, 0)).toBe(3);
-		expect(faults.counts).toEqual({ latency: 0, status: 5, drop: 3, malformed: 0 });
+		expect(faults.counts).toEqual({ latency: 0, status: 5, drop: 3, malformed: 0, redirect: 0, trickle: 0 });
 		expect(faults.list().map((r) => [r.seen, r.applied])).toEqual([
 			[10, 2],
 			[10, 3],
@@ -371,7 +376,7 @@ describe('the simulator counts what it injects', () => {
 		expect(statuses()).toEqual([503, 503, 200]);
 		const report = (await axios.get(url)).data as { rules: Array<{ seen: number; applied: number }>; counts: object };
 		expect(report.rules.map((r) => [r.seen, r.applied])).toEqual([[3, 2]]);
-		expect(report.counts).toEqual({ latency: 0, status: 2, drop: 0, malformed: 0 });
+		expect(report.counts).toEqual({ latency: 0, status: 2, drop: 0, malformed: 0, redirect: 0, trickle: 0 });
 		const refused = await axios.post(url, { kind: 'explode' }, { validateStatus: () => true });
 		expect(refused.status).toBe(400);
 		expect(refused.data.message).toContain('Unknown fault kind');

@@ -130,7 +130,7 @@ describe('refusals that echo secrets are scrubbed', () => {
 		sim().addFault({ kind: 'malformed', body: `{"debug":"x-api-secret=${PRIMARY_SECRET}"` });
 		const { error } = await runNode({ parameters: balance }, { credentials: dataCredentials(sim()) });
 		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
-		expect(error?.description).toBe('GET /business/balance answered: {"debug":"x-api-secret=[redacted]"');
+		expect(error?.description).toBe('GET /business/balance (business.getBalance) answered: {"debug":"x-api-secret=[redacted]"');
 		auditNow();
 	});
 

@@ -102,6 +102,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 			webhookId: all[0].id,
 			webhookSecret: secret,
 			webhookUrl: h.url(),
+			// Which node created it: this n8n instance, this workflow, this node.
+			webhookOwner: expect.stringMatching(/^[0-9a-f]{64}\/wf-trigger-1\/trigger-node$/),
 			webhookEvents: ['order.paid', 'order.refunded'],
 		});
 	});
@@ -290,9 +292,10 @@ describe('Trigger: deactivation (delete)', () => {
 		const id = String(h.nodeStaticData.webhookId);
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
-		expect(lines(sim().apiRequests)).toEqual([`DELETE /webhooks/delete/${id}`]);
-		expectAuth(sim(), sim().apiRequests[0], 'keys');
-		expect(sim().apiRequests[0].body).toBeUndefined();
+		// It is read first: only a webhook that calls this node (or that it created) is deleted.
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `DELETE /webhooks/delete/${id}`]);
+		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
+		expect(sim().apiRequests[1].body).toBeUndefined();
 		expect(h.nodeStaticData).toEqual({});
 		expect(await simWebhooks()).toHaveLength(0);
 
@@ -300,7 +303,7 @@ describe('Trigger: deactivation (delete)', () => {
 		Object.assign(h.nodeStaticData, { webhookId: id, webhookSecret: 'x'.repeat(64) });
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
-		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([['DELETE', `/webhooks/delete/${id}`, 404]]);
+		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([['GET', `/webhooks/details/${id}`, 404]]);
 		expect(h.nodeStaticData).toEqual({});
 	});
 
@@ -453,12 +456,13 @@ describe('Trigger: deliveries', () => {
 		expect((await h.deliver({ headers, body: body(0) })).items).toHaveLength(1);
 		expect(h.executions).toHaveLength(202);
 
-		const plain = await trigger({ events: ['order.paid'] });
-		await plain.activate();
-		const plainHeaders = { [SECRET_HEADER]: String(plain.nodeStaticData.webhookSecret) };
-		await plain.deliver({ headers: plainHeaders, body: body(0) });
-		await plain.deliver({ headers: plainHeaders, body: body(0) });
-		expect(plain.executions).toHaveLength(2);
+		// Switched off: every delivery runs.
+		const off = await trigger({ events: ['order.paid'], options: { ignoreDuplicates: false } });
+		await off.activate();
+		const offHeaders = { [SECRET_HEADER]: String(off.nodeStaticData.webhookSecret) };
+		await off.deliver({ headers: offHeaders, body: body(0) });
+		await off.deliver({ headers: offHeaders, body: body(0) });
+		expect(off.executions).toHaveLength(2);
 	});
 
 	it('a failed delivery is queued; Resume Failed Deliveries on Activation redelivers it; Flush discards one', async () => {

@@ -37,9 +37,20 @@ describe('Voucher: Get by Code', () => {
 		expect(jsonOf(items)).toEqual([publicView(voucher)]);
 	});
 
-	it('encodes a code with reserved characters into one path segment', async () => {
-		const { error } = await run('getByCode', { code: 'A/B C?' });
-		expect(sim().apiRequests[0].path).toBe('/vouchers/voucher-code/A%2FB%20C%3F');
+	it('refuses a code with characters a code cannot hold (slashes, dots, spaces...) before any request', async () => {
+		for (const code of ['A/B C?', '..', '%2e%2e', 'A\\B', 'WELCOME.7F3K']) {
+			const { error } = await run('getByCode', { code });
+			expect(error?.name).toBe('NodeOperationError');
+			expect(error?.message).toBe(
+				`Voucher Code ${JSON.stringify(code)} is not a valid code (letters, digits, "-" and "_" only, at most 64)`,
+			);
+		}
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('an unknown code gets the platform 404 in plain words', async () => {
+		const { error } = await run('getByCode', { code: 'NO-SUCH-CODE' });
+		expect(sim().apiRequests[0].path).toBe('/vouchers/voucher-code/NO-SUCH-CODE');
 		expect(error?.httpCode).toBe('404');
 		expect(error?.description).toContain('No voucher with this code exists');
 	});

@@ -197,6 +197,8 @@ export async function main() {
       {"code": "..."} to ${n8n.baseUrl}/webhook/redeem-voucher once you activate it)
     - Shop: on order.paid, get the order and post a summary  (ACTIVE: a paid order arrives every 10 s;
       see its executions, and the summaries at ${sim.url}/__sim/inbox)
+    - Finance: tell the finance team about new refund requests  (a polling trigger: activate it, then
+      POST {} to ${sim.url}/__sim/records/refunds; the message lands in the same inbox within a minute)
 
   Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
 `);

@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { getCachedCredentials } from '../shared/transport';
+import { businessIdOf } from '../shared/credentials';
 import { searchList } from './search';
 
 function webhookLabel(record: IDataObject): string {
@@ -14,13 +13,13 @@ function webhookLabel(record: IDataObject): string {
 export const webhookSearch = {
 	/** The webhooks of the credential's business. */
 	async searchWebhooks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-		const credentials = await getCachedCredentials.call(this);
-		const businessId = String(credentials.businessId ?? '').trim();
-		if (!businessId) {
-			throw new NodeOperationError(this.getNode(), 'The credential has no Business ID, which listing webhooks needs');
-		}
+		const businessId = await businessIdOf(this);
 		return await searchList.call(this, filter, {
-			request: { method: 'GET', path: `/webhooks/list/${encodeURIComponent(businessId)}` },
+			request: {
+				method: 'GET',
+				path: '/webhooks/list/{businessId}',
+				pathParams: { businessId: { value: businessId, label: 'Business ID' } },
+			},
 			label: webhookLabel,
 		});
 	},

@@ -1,5 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { requestOptionsField } from './requestOptions';
 import type { OperationDef, ResourceDef } from './types';
 
 function withShow(prop: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
@@ -11,34 +12,6 @@ function withShow(prop: INodeProperties, show: IDisplayOptions['show']): INodePr
 		},
 	};
 }
-
-/** Timeout and retries, read by the transport for every request of an item. */
-export const requestOptionsField: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	placeholder: 'Add option',
-	default: {},
-	options: [
-		{
-			displayName: 'Timeout (Ms)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 30000,
-			description: 'How long to wait for the platform to answer one request, in milliseconds',
-		},
-		{
-			displayName: 'Max Retries',
-			name: 'maxRetries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
-			default: 3,
-			description:
-				'How often to repeat a request refused with 429 (rate limit), or, for reads only, one that failed with 502/503/504 or a dropped connection. Writes such as charges and redemptions are never repeated once the platform may have processed them.',
-		},
-	],
-};
 
 /** The resource selector, one operation selector per resource, and every operation's fields. */
 export function describeResources(resources: ResourceDef[]): INodeProperties[] {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { NodeContext } from './errors';
 import { fieldError } from './errors';
 import {
 	checkBoolean,
@@ -109,7 +110,7 @@ export function filterCollection(
 }
 
 /** Converts one filter value; undefined means "not set, send nothing". */
-function convert(ctx: IExecuteFunctions, f: FilterField, value: unknown, i: number): unknown {
+function convert(ctx: NodeContext, f: FilterField, value: unknown, i: number | undefined): unknown {
 	const label = f.property.displayName;
 	switch (f.kind) {
 		case 'date':
@@ -145,12 +146,19 @@ export function readFilters(
 	fields: FilterField[],
 	collection = 'filters',
 ): IDataObject {
-	const raw = this.getNodeParameter(collection, i, {}) as IDataObject;
+	return convertFilters(this, this.getNodeParameter(collection, i, {}) as IDataObject, fields, i);
+}
+
+/**
+ * The values of a Filters/Options collection as read from any context (a trigger reads its
+ * parameters without an item): each set field checked and converted, empty ones left out.
+ */
+export function convertFilters(ctx: NodeContext, raw: IDataObject, fields: FilterField[], i?: number): IDataObject {
 	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(raw)) {
+	for (const [key, value] of Object.entries(raw ?? {})) {
 		const f = fields.find((x) => x.property.name === key);
 		if (!f) continue;
-		out[key] = convert(this, f, value, i) as IDataObject[string];
+		out[key] = convert(ctx, f, value, i) as IDataObject[string];
 	}
 	return compact(out);
 }

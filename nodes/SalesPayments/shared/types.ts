@@ -18,7 +18,5 @@ export interface ResourceDef {
 	value: string;
 	name: string;
 	description?: string;
-	/** Which credential the resource's operations use (default: the data API credential). */
-	credential?: 'data' | 'identity';
 	operations: OperationDef[];
 }

@@ -44,7 +44,7 @@ export function requireId(this: IExecuteFunctions, name: string, i: number, labe
 }
 
 /** Splits "a, b" (or takes an array) into IDs, each checked. */
-export function readIds(ctx: NodeContext, value: unknown, i: number, label: string): string[] {
+export function readIds(ctx: NodeContext, value: unknown, i: number | undefined, label: string): string[] {
 	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
 	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
 	for (const id of ids) {
@@ -86,6 +86,21 @@ export function checkInteger(this: NodeContext, value: unknown, i: number | unde
 	return n;
 }
 
+/**
+ * A decimal number from `min` to `max` (rates, percentages): a finite number, or digits with an
+ * optional fraction. `"1e3"`, `"0x10"` and `"Infinity"` are refused.
+ */
+export function checkNumber(this: NodeContext, value: unknown, i: number | undefined, label: string, min: number, max?: number): number {
+	let n: number | undefined;
+	if (typeof value === 'number') n = value;
+	else if (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim())) n = Number(value.trim());
+	if (n === undefined || !Number.isFinite(n) || n < min || (max !== undefined && n > max)) {
+		const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+		fieldError(this, `${label} must be a number ${range} (got ${JSON.stringify(value)})`, i);
+	}
+	return n;
+}
+
 /** The workflow's time zone (Settings > Timezone, else the instance's), or UTC when unknown. */
 export function workflowTimeZone(ctx: NodeContext): string {
 	const tz = (ctx as { getTimezone?: () => string }).getTimezone?.();
@@ -124,7 +139,7 @@ export function checkBoolean(this: NodeContext, value: unknown, i: number | unde
 	return value;
 }
 
-function parseJson(ctx: NodeContext, value: unknown, i: number, label: string): unknown {
+function parseJson(ctx: NodeContext, value: unknown, i: number | undefined, label: string): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
@@ -134,7 +149,7 @@ function parseJson(ctx: NodeContext, value: unknown, i: number, label: string): 
 }
 
 /** A JSON field: an object given as text or already parsed by n8n. */
-export function parseJsonObject(this: NodeContext, value: unknown, i: number, label: string): IDataObject {
+export function parseJsonObject(this: NodeContext, value: unknown, i: number | undefined, label: string): IDataObject {
 	if (value === undefined || value === null || value === '') return {};
 	const parsed = parseJson(this, value, i, label);
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fieldError(this, `${label} must be a JSON object`, i);

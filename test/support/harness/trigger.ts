@@ -43,6 +43,10 @@ export interface TriggerOptions {
 	listen?: boolean;
 	/** Base of production webhook URLs when not listening. */
 	webhookBaseUrl?: string;
+	/** The node's version (default: the version new nodes get). */
+	typeVersion?: number;
+	/** Stands in for another n8n instance (n8n's instance id comes from its encryption key). */
+	instanceId?: string;
 }
 
 /** One delivery as the node saw it and as n8n would have answered it. */
@@ -123,12 +127,13 @@ export class TriggerHarness {
 
 	private async build(staticData?: IDataObject): Promise<void> {
 		const { nodeTypes, credentialTypes } = await loadPackage();
-		this.nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
+		const typeVersion = this.options.typeVersion ?? (nodeTypes.getByName(TRIGGER_TYPE) as INodeType).description.defaultVersion ?? 1;
+		this.nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, typeVersion);
 		this.node ??= {
 			id: 'trigger-node',
 			name: this.options.nodeName ?? 'Sales & Payments Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			webhookId: this.options.webhookId ?? randomUUID(),
 			parameters: this.options.parameters,
@@ -189,7 +194,10 @@ export class TriggerHarness {
 
 	private hookContext(isTest: boolean, activation: WorkflowActivateMode): HookContext {
 		const mode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
-		return new HookContext(this.workflow, this.node, this.additionalData, mode, isTest ? 'manual' : activation, this.webhookData(isTest));
+		const context = new HookContext(this.workflow, this.node, this.additionalData, mode, isTest ? 'manual' : activation, this.webhookData(isTest));
+		const instanceId = this.options.instanceId;
+		if (instanceId !== undefined) context.getInstanceId = () => instanceId;
+		return context;
 	}
 
 	async checkExists(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<boolean> {

@@ -206,11 +206,42 @@ const UNKNOWN_OPTION = 'zz-not-an-option';
 /** An expression giving an empty text, like `{{ $json.id }}` on an item without `id`. */
 const EMPTY_EXPRESSION = '={{ $json.missingField ?? "" }}';
 
+/**
+ * IDs crafted to leave their path segment: dot segments, their percent-encoded forms,
+ * backslashes (read as `/` by URL parsers), slashes, query and fragment marks, spaces.
+ */
+export const CRAFTED_IDS = ['..', '.', '%2e%2e', '%2E', '..%2F..', '..\\webhooks', 'a\\..\\b', '../webhooks/delete/x', 'x?y=1', 'x#y', 'a b', 'é'];
+
+/** Text fields (not resource locators) whose value is placed in a request path (or checked as an ID). */
+const PATH_TEXT_FIELDS: Record<string, string[]> = {
+	'order.get': ['orderId'],
+	'voucher.redeem': ['voucherId'],
+	'voucher.cancelRedemption': ['voucherId'],
+	'voucher.getByCode': ['code'],
+	'*': ['businessId'],
+};
+
+function isPathText(opKey: string | undefined, name: string): boolean {
+	return [...(PATH_TEXT_FIELDS['*'] ?? []), ...(opKey ? PATH_TEXT_FIELDS[opKey] ?? [] : [])].includes(name);
+}
+
+/** Whole numbers written so that a lenient parser would read another number. */
+const LENIENT_INTEGERS: Array<{ what: string; value: unknown }> = [
+	{ what: "'1e3' by expression", value: '={{ "1e3" }}' },
+	{ what: "'0x10' by expression", value: '={{ "0x10" }}' },
+	{ what: '1e21 by expression', value: '={{ 1e21 }}' },
+	{ what: '2^53 by expression', value: '={{ 2 ** 53 }}' },
+];
+
+/** Dates a lenient parser would turn into another day. */
+const LENIENT_DATES = ['2026-02-31', '2026-13-01', '1', 'March 7', '2026-01-01T24:00:00'];
+
 /** The wrong values a user can type into a field, derived from its type and limits. */
-export function badValuesFor(prop: INodeProperties, required: boolean): Array<{ what: string; value: unknown }> {
+export function badValuesFor(prop: INodeProperties, required: boolean, opKey?: string): Array<{ what: string; value: unknown }> {
 	const rows: Array<{ what: string; value: unknown }> = [];
 	switch (prop.type) {
 		case 'string':
+			if (isPathText(opKey, prop.name)) for (const id of CRAFTED_IDS) rows.push({ what: `crafted ${JSON.stringify(id)}`, value: id });
 			// n8n itself refuses to start a workflow whose required field is literally empty; an
 			// expression that evaluates to nothing (a missing input field) reaches the node.
 			if (required) rows.push({ what: 'empty by expression', value: EMPTY_EXPRESSION }, { what: 'blank', value: '   ' });
@@ -219,6 +250,7 @@ export function badValuesFor(prop: INodeProperties, required: boolean): Array<{ 
 			}
 			break;
 		case 'resourceLocator':
+			for (const id of CRAFTED_IDS) rows.push({ what: `crafted ${JSON.stringify(id)}`, value: { __rl: true, mode: 'id', value: id } });
 			if (required) {
 				rows.push(
 					{ what: 'empty by expression', value: { __rl: true, mode: 'id', value: EMPTY_EXPRESSION } },
@@ -236,12 +268,13 @@ export function badValuesFor(prop: INodeProperties, required: boolean): Array<{ 
 			if (max !== undefined) rows.push({ what: `${max + 1} (above ${max})`, value: max + 1 });
 			if (prop.typeOptions?.numberPrecision === 0) {
 				const base = Math.max(Number(min ?? 0), 1);
-				rows.push({ what: `${base + 0.5} (not whole)`, value: base + 0.5 });
+				rows.push({ what: `${base + 0.5} (not whole)`, value: base + 0.5 }, ...LENIENT_INTEGERS);
 			}
 			break;
 		}
 		case 'dateTime':
 			rows.push({ what: "'not-a-date'", value: 'not-a-date' });
+			for (const date of LENIENT_DATES) rows.push({ what: `lenient ${JSON.stringify(date)}`, value: date });
 			break;
 		case 'json':
 			rows.push({ what: "'{bad'", value: '{bad' });
@@ -276,7 +309,7 @@ export function badInputRows(op: OperationInfo): BadInputRow[] {
 	const params = baselineParameters(op);
 	const rows: BadInputRow[] = [];
 	const add = (field: string, pathTo: Array<string | number>, prop: INodeProperties, required: boolean) => {
-		for (const bad of badValuesFor(prop, required)) rows.push({ op: op.key, field, what: bad.what, path: pathTo, value: bad.value });
+		for (const bad of badValuesFor(prop, required, op.key)) rows.push({ op: op.key, field, what: bad.what, path: pathTo, value: bad.value });
 	};
 	for (const prop of op.properties) {
 		if (prop.type === 'notice' || !isShown(prop, params, op.properties)) continue;

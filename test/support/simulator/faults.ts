@@ -1,10 +1,13 @@
 /**
- * Fault injection: latency, statuses (429 with Retry-After, 500, 503 ...), dropped connections
- * and malformed JSON, on chosen request numbers or with a seeded probability.
+ * Fault injection: latency, statuses (429 with Retry-After, 500, 503 ...), dropped connections,
+ * malformed or unexpected bodies, redirects and answers trickled byte by byte, on chosen request
+ * numbers or with a seeded probability. Redirects and trickles are the hostile platform's tools:
+ * a redirect to another origin must never carry the keys along, a trickled answer must not
+ * outlive the request's deadline.
  */
 import { rng } from './state';
 
-export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed';
+export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'redirect' | 'trickle';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -28,10 +31,15 @@ export interface FaultRule {
 	/** Let the request be processed first, then fail the answer (the client cannot tell). */
 	afterProcessing?: boolean;
 	/**
-	 * The body sent as is: for `malformed`, with status 200 (default: a JSON document cut short);
-	 * for `status`, instead of the platform's error body.
+	 * The body sent as is: for `malformed`, with status 200 or `status` (default: a JSON document
+	 * cut short); for `status`, instead of the platform's error body.
 	 */
 	body?: string;
+	/** For `redirect`: where to (an absolute URL or a path); `status` is 301, 302, 303, 307 or 308 (default 302). */
+	location?: string;
+	/** For `trickle`: bytes per chunk (default 1) and milliseconds between chunks (default 50). */
+	chunkBytes?: number;
+	intervalMs?: number;
 }
 
 /** The body a `malformed` fault sends when the rule names none: JSON cut off mid-record. */
@@ -57,14 +65,14 @@ export class Faults {
 	private rules: FaultState[] = [];
 	private random = rng(1);
 	/** Faults applied so far, by kind. */
-	readonly counts: Record<FaultKind, number> = { latency: 0, status: 0, drop: 0, malformed: 0 };
+	readonly counts: Record<FaultKind, number> = { latency: 0, status: 0, drop: 0, malformed: 0, redirect: 0, trickle: 0 };
 
 	seed(seed: number): void {
 		this.random = rng(seed);
 	}
 
 	add(rule: FaultRule): void {
-		const kinds: FaultKind[] = ['latency', 'status', 'drop', 'malformed'];
+		const kinds: FaultKind[] = ['latency', 'status', 'drop', 'malformed', 'redirect', 'trickle'];
 		if (!kinds.includes(rule.kind)) throw new Error(`Unknown fault kind ${JSON.stringify(rule.kind)}`);
 		if (rule.probability !== undefined && !(rule.probability >= 0 && rule.probability <= 1)) {
 			throw new Error(`Fault probability must be from 0 to 1 (got ${rule.probability})`);

@@ -181,16 +181,33 @@ export class Simulator {
 			if (before && this.applyFault(before, res, record)) return;
 
 			const result = await this.route(method, url.pathname, { req, query, headers, record });
-			const after = fired.find((f) => f.kind !== 'latency' && f.afterProcessing);
+			const after = fired.find((f) => f.kind !== 'latency' && f.kind !== 'trickle' && f.afterProcessing);
 			if (after && this.applyFault(after, res, record)) return;
-			if (result.raw !== undefined) return send(result.status ?? 200, result.raw, result.headers);
 			const status = result.status ?? 200;
-			send(status, { statusCode: status, data: (result.data ?? {}) as Json }, result.headers);
+			const body = result.raw !== undefined ? result.raw : { statusCode: status, data: (result.data ?? {}) as Json };
+			const trickle = fired.find((f) => f.kind === 'trickle');
+			if (trickle) return await this.trickle(trickle, res, record, status, body);
+			send(status, body, result.headers);
 		} catch (error) {
 			if (error instanceof SimError) return send(error.status, errorBody(error.status, error.message, error.errorName));
 			process.stderr.write(`[sim] internal error on ${method} ${url.pathname}: ${(error as Error).stack}\n`);
 			send(500, errorBody(500, 'Internal server error'));
 		}
+	}
+
+	/** Sends the answer `chunkBytes` at a time, `intervalMs` apart (the headers go out at once). */
+	private async trickle(rule: FaultRule, res: http.ServerResponse, record: RecordedRequest, status: number, body: unknown): Promise<void> {
+		record.status = status;
+		const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+		res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+		const size = Math.max(1, rule.chunkBytes ?? 1);
+		for (let at = 0; at < bytes.length; at += size) {
+			// Bounded: a client that gave up closes the socket, and the loop ends with it.
+			if (res.destroyed || res.socket?.destroyed) return;
+			res.write(bytes.subarray(at, at + size));
+			await delay(rule.intervalMs ?? 50);
+		}
+		res.end();
 	}
 
 	/** Returns true when the fault has answered (or dropped) the request. */
@@ -201,11 +218,18 @@ export class Simulator {
 			return true;
 		}
 		if (rule.kind === 'malformed') {
-			record.status = 200;
-			res.writeHead(200, { 'content-type': 'application/json' });
+			record.status = rule.status ?? 200;
+			res.writeHead(record.status, { 'content-type': 'application/json' });
 			res.end(rule.body ?? MALFORMED_BODY);
 			return true;
 		}
+		if (rule.kind === 'redirect') {
+			record.status = rule.status ?? 302;
+			res.writeHead(record.status, { location: rule.location ?? '/', 'content-type': 'application/json' });
+			res.end(JSON.stringify({ message: 'Moved' }));
+			return true;
+		}
+		if (rule.kind === 'trickle') return false;
 		const status = rule.status ?? 500;
 		const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': rule.retryAfter } : {};
 		const message = status === 500 ? 'Internal server error' : status === 429 ? 'Too many requests' : errorName(status);

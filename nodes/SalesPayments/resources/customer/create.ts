@@ -4,7 +4,8 @@ import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
 import { checkEmail, requireString } from '../../shared/validation';
-import { createRequiredProperties, customerOptions, readCustomerBody } from './fields';
+import { createRequiredProperties, customerOptions } from './descriptions';
+import { CHECK_CUSTOMERS, readCustomerBody } from './helpers';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -29,7 +30,14 @@ export const create: OperationDef = {
 		const body = { ...readCustomerBody.call(this, fields, i), name, email };
 		// The spec does not show this endpoint's headers. Customers are listed per business
 		// (GET /customers/list is KEYS+BIZ), so the business the customer belongs to is sent.
-		const data = await apiRequest.call(this, { method: 'POST', path: '/customers', body, business: true, itemIndex: i });
+		const data = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/customers',
+			body,
+			business: true,
+			itemIndex: i,
+			acceptedHint: CHECK_CUSTOMERS,
+		});
 		return recordOf(data, 'customer');
 	},
 };

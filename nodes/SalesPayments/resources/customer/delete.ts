@@ -1,17 +1,16 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { requireId } from '../../shared/validation';
-import { customerLocator } from './fields';
+import { customerLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
+import { explainCustomerNotFound } from './helpers';
 
-export const deleteCustomer: OperationDef = {
+export const deleteCustomer = recordOperation({
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a customer',
 	description: 'Remove a customer permanently',
-	properties: [customerLocator('The customer to remove')],
-	async execute(i) {
-		const id = requireId.call(this, 'customerId', i, 'Customer');
-		// KEYS only (spec 4.7); the platform answers `{ deleted: boolean }`.
-		return await apiRequest.call(this, { method: 'DELETE', path: `/customers/remove/${id}`, itemIndex: i });
-	},
-};
+	id: { property: customerLocator('The customer to remove'), label: 'Customer' },
+	// KEYS only (spec 4.7); the platform answers `{ deleted: boolean }`.
+	method: 'DELETE',
+	path: '/customers/remove/{id}',
+	explain: explainCustomerNotFound,
+	acceptedHint: 'check with Customer > Get whether the customer still exists.',
+});

@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { accessTokenField, accessTokenFor, codeField, identityRequest, requireCode } from './shared';
+import { accessTokenField, codeField } from './descriptions';
+import { accessTokenFor, identityRequest, requireCode } from './helpers';
 
 export const approveDevice: OperationDef = {
 	value: 'approveDevice',

@@ -11,7 +11,6 @@ export const identity: ResourceDef = {
 	value: 'identity',
 	name: 'Identity',
 	description: 'Sign-in, tokens, devices and one-time codes of the identity API (uses the Identity credential)',
-	credential: 'identity',
 	operations: [
 		approveDevice,
 		refreshToken,

@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { accessTokenField, identityRequest, requireToken } from './shared';
+import { accessTokenField } from './descriptions';
+import { identityRequest, requireToken } from './helpers';
 
 export const refreshToken: OperationDef = {
 	value: 'refreshToken',

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { requireString } from '../../shared/validation';
-import { accessTokenField, accessTokenFor, identityRequest } from './shared';
+import { accessTokenField } from './descriptions';
+import { accessTokenFor, identityRequest } from './helpers';
 
 export const registerDevice: OperationDef = {
 	value: 'registerDevice',

@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { accessTokenField, accessTokenFor, identityRequest } from './shared';
+import { accessTokenField } from './descriptions';
+import { accessTokenFor, identityRequest } from './helpers';
 
 /** Request Email OTP and Request SMS OTP differ only in the channel. */
 function requestOtp(channel: 'email' | 'sms', def: Pick<OperationDef, 'value' | 'name' | 'action' | 'description'>): OperationDef {

@@ -1,5 +1,5 @@
 import type { OperationDef } from '../../shared/types';
-import { signInWithCredential } from './shared';
+import { signInWithCredential } from './helpers';
 
 export const signIn: OperationDef = {
 	value: 'signIn',

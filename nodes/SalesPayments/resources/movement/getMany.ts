@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { listAll, listProperties } from '../../shared/pagination';
@@ -57,9 +57,7 @@ export const getMany: OperationDef = {
 			['initialValue', 'endValue'],
 		]);
 		if (body.omitDebit === true && body.omitCredit === true) {
-			throw new NodeOperationError(this.getNode(), 'Omit Debits and Omit Credits cannot both be on: no movement would match', {
-				itemIndex: i,
-			});
+			fieldError(this, 'Omit Debits and Omit Credits cannot both be on: no movement would match', i);
 		}
 		if (output === 'summary') {
 			// `count` and `totalValue` cover every matching movement whatever the page: one
@@ -68,7 +66,8 @@ export const getMany: OperationDef = {
 				method: 'POST',
 				path: '/movement/filter',
 				business: true,
-				idempotent: true,
+				// A filter reads: it changes nothing and may be repeated.
+				kind: 'read',
 				qs: { page: '1', limit: '1' },
 				body,
 				itemIndex: i,

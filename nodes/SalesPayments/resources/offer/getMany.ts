@@ -1,19 +1,20 @@
-import type { OperationDef } from '../../shared/types';
+import { productLocator } from '../../shared/locators';
 import { listAll, listProperties } from '../../shared/pagination';
+import type { OperationDef } from '../../shared/types';
 import { requireId } from '../../shared/validation';
-import { productLocator } from '../product/fields';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many offers of a product',
 	description: 'List the offers (prices and conditions) of one product',
-	properties: [{ ...productLocator, description: 'The product whose offers to list' }, ...listProperties],
+	properties: [productLocator('The product whose offers to list'), ...listProperties],
 	async execute(i) {
 		const productId = requireId.call(this, 'productId', i, 'Product');
 		const { items } = await listAll.call(this, i, {
 			method: 'GET',
-			path: `/offers/list-by-product/${encodeURIComponent(productId)}`,
+			path: '/offers/list-by-product/{id}',
+			pathParams: { id: { value: productId, label: 'Product' } },
 		});
 		return items;
 	},

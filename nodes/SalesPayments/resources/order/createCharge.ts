@@ -1,36 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { addressProperty, deliveryAddressProperty, documentProperty, phoneProperty, readContactGroups } from '../../shared/contact';
+import { businessIdOf } from '../../shared/credentials';
+import { fieldError } from '../../shared/errors';
+import { customerLocator } from '../../shared/locators';
 import type { OperationDef } from '../../shared/types';
-import { apiRequest, getCachedCredentials } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
 import { extraFieldsOption, fixedList, fixedValues, mergeBody } from '../../shared/records';
 import {
 	checkCents,
 	checkEmail,
+	checkId,
 	checkInteger,
 	compact,
+	optionalText as text,
 	parseJsonObject,
 	requireString,
 } from '../../shared/validation';
-import {
-	addressProperty,
-	deliveryAddressProperty,
-	documentProperty,
-	phoneProperty,
-	customerLocator,
-	readContactGroups,
-} from '../customer/fields';
 
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
-
-function text(value: unknown): string | undefined {
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string') return undefined;
-	const t = value.trim();
-	return t === '' ? undefined : t;
-}
 
 const properties: INodeProperties[] = [
 	{
@@ -301,11 +288,11 @@ const properties: INodeProperties[] = [
 
 function readItems(ctx: IExecuteFunctions, i: number): IDataObject[] {
 	const entries = fixedList(ctx.getNodeParameter('items', i, {}), 'item');
-	if (!entries.length) fail(ctx, i, 'Items: add at least one item');
+	if (!entries.length) fieldError(ctx, 'Items: add at least one item', i);
 	return entries.map((entry, n) => {
 		const label = `Items ${n + 1}`;
 		const name = text(entry.name);
-		if (!name) fail(ctx, i, `${label}: Name is required`);
+		if (!name) fieldError(ctx, `${label}: Name is required`, i);
 		const item: IDataObject = {
 			name,
 			quantity: checkInteger.call(ctx, entry.quantity ?? 1, i, `${label}: Quantity`, 1),
@@ -318,7 +305,7 @@ function readItems(ctx: IExecuteFunctions, i: number): IDataObject[] {
 		const participants = fixedList(entry.commissionedParticipants, 'participant').map((p, m) => {
 			const pLabel = `${label}: Commissioned Participants ${m + 1}`;
 			const commissionedId = text(p.commissionedId);
-			if (!commissionedId) fail(ctx, i, `${pLabel}: Commissioned ID is required`);
+			if (!commissionedId) fieldError(ctx, `${pLabel}: Commissioned ID is required`, i);
 			const participant: IDataObject = { commissionedId };
 			if (p.commissionedValueInCents !== undefined && p.commissionedValueInCents !== '') {
 				participant.commissionedValueInCents = checkCents.call(ctx, p.commissionedValueInCents, i, `${pLabel}: Commission in Cents`);
@@ -326,7 +313,7 @@ function readItems(ctx: IExecuteFunctions, i: number): IDataObject[] {
 			if (p.commissionedPercentage !== undefined && p.commissionedPercentage !== '') {
 				const pct = Number(p.commissionedPercentage);
 				if (!Number.isFinite(pct) || pct < 0 || pct > 100) {
-					fail(ctx, i, `${pLabel}: Commission Percentage must be a number from 0 to 100 (got ${JSON.stringify(p.commissionedPercentage)})`);
+					fieldError(ctx, `${pLabel}: Commission Percentage must be a number from 0 to 100 (got ${JSON.stringify(p.commissionedPercentage)})`, i);
 				}
 				participant.commissionedPercentage = pct;
 			}
@@ -339,11 +326,11 @@ function readItems(ctx: IExecuteFunctions, i: number): IDataObject[] {
 
 function readPayments(ctx: IExecuteFunctions, i: number): IDataObject[] {
 	const entries = fixedList(ctx.getNodeParameter('payments', i, {}), 'payment');
-	if (!entries.length) fail(ctx, i, 'Payments: add at least one payment');
+	if (!entries.length) fieldError(ctx, 'Payments: add at least one payment', i);
 	return entries.map((entry, n) => {
 		const label = `Payments ${n + 1}`;
 		const method = text(entry.method);
-		if (!method) fail(ctx, i, `${label}: Method is required`);
+		if (!method) fieldError(ctx, `${label}: Method is required`, i);
 		const payment: IDataObject = {
 			method,
 			numberInstallments: checkInteger.call(ctx, entry.numberInstallments ?? 1, i, `${label}: Number of Installments`, 1),
@@ -352,12 +339,12 @@ function readPayments(ctx: IExecuteFunctions, i: number): IDataObject[] {
 		const card = fixedValues(entry.creditCard);
 		if (Object.keys(card).length) {
 			const token = text(card.token);
-			if (!token) fail(ctx, i, `${label}: Credit Card Token is required when a card is given`);
+			if (!token) fieldError(ctx, `${label}: Credit Card Token is required when a card is given`, i);
 			const month = checkInteger.call(ctx, card.expiresAtMonth, i, `${label}: Credit Card Expires At Month`, 1);
-			if (month > 12) fail(ctx, i, `${label}: Credit Card Expires At Month must be from 1 to 12 (got ${month})`);
+			if (month > 12) fieldError(ctx, `${label}: Credit Card Expires At Month must be from 1 to 12 (got ${month})`, i);
 			const last4 = text(card.last4Numbers);
 			if (last4 !== undefined && !/^\d{4}$/.test(last4)) {
-				fail(ctx, i, `${label}: Credit Card Last 4 Numbers must be exactly four digits`);
+				fieldError(ctx, `${label}: Credit Card Last 4 Numbers must be exactly four digits`, i);
 			}
 			payment.creditCard = compact({
 				token,
@@ -395,9 +382,7 @@ export const createCharge: OperationDef = {
 			details.customerId === undefined
 				? undefined
 				: text(this.getNodeParameter('buyerDetails.customerId', i, '', { extractValue: true }));
-		if (customerId !== undefined && /[/?#\s]/.test(customerId)) {
-			fail(this, i, `Customer "${customerId}" is not a valid ID`);
-		}
+		if (customerId !== undefined) checkId(this, customerId, 'Customer', i);
 		const buyer: IDataObject = {
 			...(customerId ? { customerId } : {}),
 			name: buyerName,
@@ -408,18 +393,12 @@ export const createCharge: OperationDef = {
 		const payments = readPayments(this, i);
 		const metadata = fixedList(this.getNodeParameter('metadata', i, {}), 'entry').map((e, n) => {
 			const key = text(e.key);
-			if (!key) fail(this, i, `Metadata ${n + 1}: Key is required`);
+			if (!key) fieldError(this, `Metadata ${n + 1}: Key is required`, i);
 			return { key, value: e.value === undefined || e.value === null ? '' : String(e.value) };
 		});
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const extra = parseJsonObject.call(this, additional.extraFields, i, 'Extra Fields (JSON)');
-		let businessId = text(this.getNodeParameter('businessId', i, ''));
-		if (!businessId) {
-			const credentials = await getCachedCredentials.call(this);
-			businessId = text(credentials.businessId);
-		}
-		if (!businessId) fail(this, i, 'Business ID is required: set it here or in the credential');
-		if (/[/?#\s]/.test(businessId)) fail(this, i, `Business ID "${businessId}" is not a valid ID`);
+		const businessId = await businessIdOf(this, this.getNodeParameter('businessId', i, ''), i);
 		const body = mergeBody(extra, {
 			businessId,
 			buyer,
@@ -436,6 +415,8 @@ export const createCharge: OperationDef = {
 			idempotent: false,
 			itemIndex: i,
 			explain: explainCharge,
+			acceptedHint:
+				'the charge has probably been created. Look for the order (Order > Get with the order ID from the platform, or the business\'s orders) before charging again.',
 		});
 	},
 };

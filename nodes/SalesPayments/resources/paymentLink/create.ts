@@ -4,7 +4,8 @@ import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
 import { checkCents, requireString } from '../../shared/validation';
-import { createOptions, createRequiredProperties, readLinkBody } from './fields';
+import { createOptions, createRequiredProperties } from './descriptions';
+import { readLinkBody } from './helpers';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -27,7 +28,14 @@ export const create: OperationDef = {
 		const valueInCents = checkCents.call(this, this.getNodeParameter('valueInCents', i, undefined), i, 'Value in Cents');
 		const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const body = { ...readLinkBody.call(this, fields, i, 'create'), name, valueInCents };
-		const data = await apiRequest.call(this, { method: 'POST', path: '/payment-links', body, business: true, itemIndex: i });
+		const data = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/payment-links',
+			body,
+			business: true,
+			itemIndex: i,
+			acceptedHint: 'look for the link with Payment Link > Get Many before creating it again.',
+		});
 		return recordOf(data, 'paymentLink');
 	},
 };

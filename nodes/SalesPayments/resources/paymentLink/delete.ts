@@ -1,26 +1,21 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { paymentLinkLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
 import { resultOr } from '../../shared/records';
-import { requireId } from '../../shared/validation';
-import { explainLinkNotFound, paymentLinkLocator } from './fields';
+import { explainLinkNotFound } from './helpers';
 
-export const deletePaymentLink: OperationDef = {
+export const deletePaymentLink = recordOperation({
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a payment link',
 	description: 'Delete a payment link permanently',
-	properties: [paymentLinkLocator('The payment link to delete')],
-	async execute(i) {
-		const id = requireId.call(this, 'paymentLinkId', i, 'Payment Link');
-		// Headers not shown in the spec: business-id is sent, as on the other payment link calls.
-		const data = await apiRequest.call(this, {
-			method: 'DELETE',
-			path: `/payment-links/delete/${id}`,
-			business: true,
-			itemIndex: i,
-			explain: explainLinkNotFound,
-		});
-		// Success body not shown: what the platform says, or that the link is gone.
-		return resultOr(data, { id, deleted: true });
-	},
-};
+	id: { property: paymentLinkLocator('The payment link to delete'), label: 'Payment Link' },
+	// Headers not shown in the spec: business-id is sent, as on the other payment link calls.
+	method: 'DELETE',
+	path: '/payment-links/delete/{id}',
+	business: true,
+	open: true,
+	explain: explainLinkNotFound,
+	acceptedHint: 'check with Payment Link > Get whether the link still exists.',
+	// Success body not shown: what the platform says, or that the link is gone.
+	output: (data, id) => resultOr(data, { id, deleted: true }),
+});

@@ -1,25 +1,18 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { paymentLinkLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
-import { requireId } from '../../shared/validation';
-import { explainLinkNotFound, paymentLinkLocator } from './fields';
+import { explainLinkNotFound } from './helpers';
 
-export const get: OperationDef = {
+export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a payment link',
 	description: 'Read the details of one payment link',
-	properties: [paymentLinkLocator('The payment link to read')],
-	async execute(i) {
-		const id = requireId.call(this, 'paymentLinkId', i, 'Payment Link');
-		// Headers not shown in the spec: business-id is sent, as on every other payment link call.
-		const data = await apiRequest.call(this, {
-			method: 'GET',
-			path: `/payment-links/details/${id}`,
-			business: true,
-			itemIndex: i,
-			explain: explainLinkNotFound,
-		});
-		return recordOf(data, 'paymentLink');
-	},
-};
+	id: { property: paymentLinkLocator('The payment link to read'), label: 'Payment Link' },
+	// Headers not shown in the spec: business-id is sent, as on every other payment link call.
+	method: 'GET',
+	path: '/payment-links/details/{id}',
+	business: true,
+	explain: explainLinkNotFound,
+	output: (data) => recordOf(data, 'paymentLink'),
+});

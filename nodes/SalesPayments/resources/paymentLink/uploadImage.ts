@@ -1,21 +1,16 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
+import { fieldError } from '../../shared/errors';
+import { paymentLinkLocator } from '../../shared/locators';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
 import { requireId, requireString } from '../../shared/validation';
-import { explainLinkRefusal, paymentLinkLocator } from './fields';
+import { explainLinkRefusal } from './helpers';
 
 /** The image formats the platform accepts (spec 4.8 and part 8): PNG, JPEG or JPG. */
 const FORMATS = [
 	{ label: 'PNG', mimeTypes: ['image/png'], extension: 'png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
 	{ label: 'JPEG', mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extension: 'jpg', magic: [0xff, 0xd8, 0xff] },
 ] as const;
-
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
 
 export const uploadImage: OperationDef = {
 	value: 'uploadImage',
@@ -41,30 +36,25 @@ export const uploadImage: OperationDef = {
 		const item = this.getInputData()[i];
 		if (!item?.binary?.[property]) {
 			const present = Object.keys(item?.binary ?? {});
-			fail(
-				this,
-				i,
-				`Input Binary Field: the input item has no binary field "${property}"${
-					present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)'
-				}`,
-			);
+			const has = present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)';
+			fieldError(this, `Input Binary Field: the input item has no binary field "${property}"${has}`, i);
 		}
 		const binary = this.helpers.assertBinaryData(i, property);
 		const mimeType = String(binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
 		const format = FORMATS.find((f) => (f.mimeTypes as readonly string[]).includes(mimeType));
 		if (!format) {
-			fail(
+			fieldError(
 				this,
-				i,
 				`Input Binary Field "${property}" is a ${mimeType || 'file of unknown type'}; the platform accepts only PNG, JPEG or JPG images`,
+				i,
 			);
 		}
 		const buffer = await this.helpers.getBinaryDataBuffer(i, property);
 		if (buffer.length < format.magic.length || !format.magic.every((byte, n) => buffer[n] === byte)) {
-			fail(
+			fieldError(
 				this,
-				i,
 				`Input Binary Field "${property}" is labelled ${mimeType} but its content is not a ${format.label} image`,
+				i,
 			);
 		}
 		const fileName = binary.fileName?.trim() || `picture.${binary.fileExtension ?? format.extension}`;
@@ -72,11 +62,13 @@ export const uploadImage: OperationDef = {
 		form.append('picture', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
 		const data = await apiRequest.call(this, {
 			method: 'PATCH',
-			path: `/payment-links/upload-image/${id}`,
+			path: '/payment-links/upload-image/{id}',
+			pathParams: { id: { value: id, label: 'Payment Link' } },
 			body: form,
 			business: true,
 			itemIndex: i,
 			explain: explainLinkRefusal('changing its image'),
+			acceptedHint: 'check the link\'s image with Payment Link > Get before uploading again.',
 		});
 		// `data.image`: name, path, url, isPublic, extension (spec part 2).
 		return recordOf(data, 'image');

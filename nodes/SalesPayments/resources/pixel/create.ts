@@ -4,7 +4,8 @@ import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
 import { requireString } from '../../shared/validation';
-import { extraOption, nameProperty, platformProperty, readPixelBody, trackingIdProperty } from './fields';
+import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
+import { readPixelBody } from './helpers';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -33,7 +34,14 @@ export const create: OperationDef = {
 		};
 		const body = readPixelBody.call(this, values, i);
 		// Headers not shown in the spec: business-id is sent, since pixels are linked to an account's business.
-		const data = await apiRequest.call(this, { method: 'POST', path: '/pixels', body, business: true, itemIndex: i });
+		const data = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/pixels',
+			body,
+			business: true,
+			itemIndex: i,
+			acceptedHint: 'look for the pixel with Pixel > Get Many before creating it again.',
+		});
 		return recordOf(data, 'pixel');
 	},
 };

@@ -1,24 +1,19 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { pixelLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
 import { resultOr } from '../../shared/records';
-import { requireId } from '../../shared/validation';
-import { explainPixelNotFound, pixelLocator } from './fields';
+import { explainPixelNotFound } from './helpers';
 
-export const deletePixel: OperationDef = {
+export const deletePixel = recordOperation({
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a pixel',
 	description: 'Delete a tracking pixel permanently',
-	properties: [pixelLocator('The pixel to delete')],
-	async execute(i) {
-		const id = requireId.call(this, 'pixelId', i, 'Pixel');
-		const data = await apiRequest.call(this, {
-			method: 'DELETE',
-			path: `/pixels/delete/${id}`,
-			business: true,
-			itemIndex: i,
-			explain: explainPixelNotFound,
-		});
-		return resultOr(data, { id, deleted: true });
-	},
-};
+	id: { property: pixelLocator('The pixel to delete'), label: 'Pixel' },
+	method: 'DELETE',
+	path: '/pixels/delete/{id}',
+	business: true,
+	open: true,
+	explain: explainPixelNotFound,
+	acceptedHint: 'check with Pixel > Get whether the pixel still exists.',
+	output: (data, id) => resultOr(data, { id, deleted: true }),
+});

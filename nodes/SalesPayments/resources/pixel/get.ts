@@ -1,24 +1,17 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { pixelLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
-import { requireId } from '../../shared/validation';
-import { explainPixelNotFound, pixelLocator } from './fields';
+import { explainPixelNotFound } from './helpers';
 
-export const get: OperationDef = {
+export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a pixel',
 	description: 'Read the details of one tracking pixel',
-	properties: [pixelLocator('The pixel to read')],
-	async execute(i) {
-		const id = requireId.call(this, 'pixelId', i, 'Pixel');
-		const data = await apiRequest.call(this, {
-			method: 'GET',
-			path: `/pixels/details/${id}`,
-			business: true,
-			itemIndex: i,
-			explain: explainPixelNotFound,
-		});
-		return recordOf(data, 'pixel');
-	},
-};
+	id: { property: pixelLocator('The pixel to read'), label: 'Pixel' },
+	method: 'GET',
+	path: '/pixels/details/{id}',
+	business: true,
+	explain: explainPixelNotFound,
+	output: (data) => recordOf(data, 'pixel'),
+});

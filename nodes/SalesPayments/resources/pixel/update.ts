@@ -1,27 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { pixelLocator } from '../../shared/locators';
+import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
-import { requireId } from '../../shared/validation';
-import {
-	explainPixelNotFound,
-	extraOption,
-	nameProperty,
-	pixelLocator,
-	platformProperty,
-	readPixelBody,
-	trackingIdProperty,
-} from './fields';
+import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
+import { explainPixelNotFound, readPixelBody } from './helpers';
 
-export const update: OperationDef = {
+export const update = recordOperation({
 	value: 'update',
 	name: 'Update',
 	action: 'Update a pixel',
 	description: 'Change the name, platform or platform pixel ID of a pixel',
+	id: { property: pixelLocator('The pixel to update'), label: 'Pixel' },
 	properties: [
-		pixelLocator('The pixel to update'),
 		{
 			displayName: 'Update Fields',
 			name: 'updateFields',
@@ -31,21 +22,13 @@ export const update: OperationDef = {
 			options: [extraOption, nameProperty, platformProperty, trackingIdProperty],
 		},
 	],
-	async execute(i) {
-		const id = requireId.call(this, 'pixelId', i, 'Pixel');
-		const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
-		const body = readPixelBody.call(this, fields, i);
-		if (!Object.keys(body).length) {
-			throw new NodeOperationError(this.getNode(), 'Update Fields: set at least one field to change', { itemIndex: i });
-		}
-		const data = await apiRequest.call(this, {
-			method: 'PATCH',
-			path: `/pixels/${id}`,
-			body,
-			business: true,
-			itemIndex: i,
-			explain: explainPixelNotFound,
-		});
-		return recordOf(data, 'pixel');
+	method: 'PATCH',
+	path: '/pixels/{id}',
+	business: true,
+	explain: explainPixelNotFound,
+	body(i) {
+		return readPixelBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i);
 	},
-};
+	requireBody: 'Update Fields: set at least one field to change',
+	output: (data) => recordOf(data, 'pixel'),
+});

@@ -1,27 +1,25 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { subscriptionLocator } from '../../shared/locators';
+import { notFound } from '../../shared/errors';
+import { recordOperation } from '../../shared/recordOperation';
 import { simplifyField } from '../../shared/simplify';
-import { requireId } from '../../shared/validation';
-import { simplifySubscription, subscriptionLocator } from './fields';
+import { simplifySubscription } from './helpers';
 
-export const get: OperationDef = {
+export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a subscription',
 	description: 'Read one subscription with its recurrences',
-	properties: [subscriptionLocator, simplifyField],
-	async execute(i) {
-		const id = requireId.call(this, 'subscriptionId', i, 'Subscription');
-		const record = await apiRequest.call(this, {
-			method: 'GET',
-			path: `/subscriptions/${encodeURIComponent(id)}`,
-			itemIndex: i,
-		});
-		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-		if (!simplify) return record;
+	id: { property: subscriptionLocator('The subscription to read'), label: 'Subscription' },
+	properties: [simplifyField],
+	// KEYS only (spec 4.4).
+	method: 'GET',
+	path: '/subscriptions/{id}',
+	explain: notFound('subscription'),
+	output(record, _id, i) {
+		if (!(this.getNodeParameter('simplify', i, true) as boolean)) return record;
 		// One subscription is read mostly for its payment history: keep the recurrences.
 		const simple = simplifySubscription(record);
 		if (record.recurrences !== undefined) simple.recurrences = record.recurrences;
 		return simple;
 	},
-};
+});

@@ -4,7 +4,7 @@ import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { simplifyField } from '../../shared/simplify';
 import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
-import { simplifySubscription } from './fields';
+import { simplifySubscription } from './helpers';
 
 const filterFields = [
 	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),

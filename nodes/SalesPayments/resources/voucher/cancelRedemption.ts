@@ -1,14 +1,23 @@
-import type { OperationDef } from '../../shared/types';
-import { additionalFieldsProperty, explainCancelRedeem, patchVoucher, voucherIdProperty } from './fields';
+import { recordOperation } from '../../shared/recordOperation';
+import { recordOf } from '../../shared/records';
+import { additionalFieldsProperty, voucherIdProperty } from './descriptions';
+import { CHECK_VOUCHER, explainCancelRedeem, voucherBody } from './helpers';
 
-export const cancelRedemption: OperationDef = {
+export const cancelRedemption = recordOperation({
 	value: 'cancelRedemption',
 	name: 'Cancel Redemption',
 	action: 'Cancel a voucher redemption (within 15 minutes of it)',
 	description:
 		'Undo a redemption made by mistake, making the voucher usable again. The platform allows it only within 15 minutes after the redemption.',
-	properties: [voucherIdProperty, additionalFieldsProperty],
-	async execute(i) {
-		return await patchVoucher.call(this, i, 'cancel-redeem', explainCancelRedeem);
-	},
-};
+	id: { property: voucherIdProperty, label: 'Voucher ID' },
+	properties: [additionalFieldsProperty],
+	// Changes value: never repeated once the platform may have processed it.
+	method: 'PATCH',
+	path: '/vouchers/cancel-redeem/{id}',
+	business: true,
+	idempotent: false,
+	explain: explainCancelRedeem,
+	acceptedHint: CHECK_VOUCHER,
+	body: voucherBody,
+	output: (data) => recordOf(data, 'voucher'),
+});

@@ -1,14 +1,23 @@
-import type { OperationDef } from '../../shared/types';
-import { additionalFieldsProperty, explainRedeem, patchVoucher, voucherIdProperty } from './fields';
+import { recordOperation } from '../../shared/recordOperation';
+import { recordOf } from '../../shared/records';
+import { additionalFieldsProperty, voucherIdProperty } from './descriptions';
+import { CHECK_VOUCHER, explainRedeem, voucherBody } from './helpers';
 
-export const redeem: OperationDef = {
+export const redeem = recordOperation({
 	value: 'redeem',
 	name: 'Redeem',
 	action: 'Redeem a voucher (uses it up for real)',
 	description:
 		'Redeem the voucher for real: once redeemed it cannot be used again. Not a lookup; use Get by Code to only check a voucher. A mistaken redemption can be cancelled only within 15 minutes.',
-	properties: [voucherIdProperty, additionalFieldsProperty],
-	async execute(i) {
-		return await patchVoucher.call(this, i, 'redeem', explainRedeem);
-	},
-};
+	id: { property: voucherIdProperty, label: 'Voucher ID' },
+	properties: [additionalFieldsProperty],
+	// Changes value: never repeated once the platform may have processed it.
+	method: 'PATCH',
+	path: '/vouchers/redeem/{id}',
+	business: true,
+	idempotent: false,
+	explain: explainRedeem,
+	acceptedHint: CHECK_VOUCHER,
+	body: voucherBody,
+	output: (data) => recordOf(data, 'voucher'),
+});

@@ -1,11 +1,11 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const activate = singleWebhookOperation({
+export const activate = webhookOperation({
 	value: 'activate',
 	name: 'Activate',
 	action: 'Activate a webhook',
 	description: 'Enable the delivery of notifications to the webhook\'s dispatchers',
 	method: 'PATCH',
-	path: (id) => `/webhooks/activate/${id}`,
+	path: '/webhooks/activate/{id}',
 	idempotent: true,
 });

@@ -1,18 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { businessIdOf } from '../../shared/credentials';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { requireString } from '../../shared/validation';
-import {
-	businessIdOverrideField,
-	checkEvents,
-	dispatchersField,
-	eventsField,
-	notifyOnFailFields,
-	readDispatchers,
-	readNotifyOnFail,
-	resolveBusinessId,
-} from './fields';
+import { checkEvents, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
+import { businessIdOverrideField, dispatchersField, eventsField } from './descriptions';
+import { readDispatchers } from './helpers';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -42,13 +36,19 @@ export const create: OperationDef = {
 	],
 	async execute(i) {
 		const name = requireString.call(this, 'name', i, 'Name');
-		const events = checkEvents.call(this, this.getNodeParameter('events', i, []), i, 'Events', true);
+		const events = checkEvents(this, this.getNodeParameter('events', i, []), 'Events', true, i);
 		const dispatchers = readDispatchers.call(this, i, true);
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-		const notifyOnFail = readNotifyOnFail.call(this, additional, i);
-		const externalAccountId = await resolveBusinessId.call(this, additional.businessId, i);
+		const notifyOnFail = readNotifyOnFail(this, additional, i);
+		const externalAccountId = await businessIdOf(this, additional.businessId, i);
 		const body: IDataObject = { externalAccountId, dispatchers, events, name };
 		if (notifyOnFail) body.notifyOnFail = notifyOnFail;
-		return await apiRequest.call(this, { method: 'POST', path: '/webhooks', body, itemIndex: i });
+		return await apiRequest.call(this, {
+			method: 'POST',
+			path: '/webhooks',
+			body,
+			itemIndex: i,
+			acceptedHint: 'look for the webhook with Webhook > Get Many before creating it again.',
+		});
 	},
 };

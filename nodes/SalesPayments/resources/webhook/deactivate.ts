@@ -1,11 +1,11 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const deactivate = singleWebhookOperation({
+export const deactivate = webhookOperation({
 	value: 'deactivate',
 	name: 'Deactivate',
 	action: 'Deactivate a webhook',
 	description: 'Stop the delivery of notifications to the webhook\'s dispatchers immediately',
 	method: 'PATCH',
-	path: (id) => `/webhooks/deactivate/${id}`,
+	path: '/webhooks/deactivate/{id}',
 	idempotent: true,
 });

@@ -1,12 +1,12 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const deleteWebhook = singleWebhookOperation({
+export const deleteWebhook = webhookOperation({
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a webhook',
 	description: 'Remove a webhook permanently; all future deliveries stop',
 	method: 'DELETE',
-	path: (id) => `/webhooks/delete/${id}`,
+	path: '/webhooks/delete/{id}',
 	// A repeated delete would fail with "not found" after a first one that succeeded unseen.
 	idempotent: false,
 });

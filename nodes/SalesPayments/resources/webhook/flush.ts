@@ -1,11 +1,11 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const flush = singleWebhookOperation({
+export const flush = webhookOperation({
 	value: 'flush',
 	name: 'Flush Queue',
 	action: 'Flush the queue of a webhook',
 	description: 'Discard every pending (failed) notification of a webhook',
 	method: 'PATCH',
-	path: (id) => `/webhooks/flush/${id}`,
+	path: '/webhooks/flush/{id}',
 	idempotent: true,
 });

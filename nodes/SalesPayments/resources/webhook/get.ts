@@ -1,11 +1,11 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const get = singleWebhookOperation({
+export const get = webhookOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a webhook',
 	description: 'Retrieve the configuration and current status of a webhook',
 	method: 'GET',
-	path: (id) => `/webhooks/details/${id}`,
+	path: '/webhooks/details/{id}',
 	idempotent: true,
 });

@@ -2,21 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
+import { businessIdOf } from '../../shared/credentials';
 import { checkOneOf, toIsoDate } from '../../shared/validation';
-import { businessIdOverrideField, checkEvents, resolveBusinessId } from './fields';
-import { WEBHOOK_EVENT_OPTIONS, WEBHOOK_STATUSES } from './events';
-
-/**
- * `events` may hold several values. They are sent as repeated keys (`events=a&events=b`), the
- * usual reading of "multiple events are allowed" for a string query parameter. n8n's request
- * helper would write an array as `events[0]=a&events[1]=b`, so the repeated keys are put into
- * the path's query string, and the helper appends `page` and `limit` after them.
- */
-export function withRepeatedQuery(path: string, key: string, values: string[]): string {
-	if (values.length === 0) return path;
-	const query = values.map((v) => `${encodeURIComponent(key)}=${encodeURIComponent(v)}`).join('&');
-	return `${path}${path.includes('?') ? '&' : '?'}${query}`;
-}
+import { checkEvents, eventsProperty, WEBHOOK_STATUS_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
+import { businessIdOverrideField } from './descriptions';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -40,14 +29,7 @@ export const getMany: OperationDef = {
 					default: '',
 					description: 'Only webhooks created up to this date and time',
 				},
-				{
-					displayName: 'Events',
-					name: 'events',
-					type: 'multiOptions',
-					options: WEBHOOK_EVENT_OPTIONS,
-					default: [],
-					description: 'Only webhooks subscribed to these events',
-				},
+				eventsProperty('Only webhooks subscribed to these events', false),
 				{
 					displayName: 'Initial Date',
 					name: 'initialDate',
@@ -59,11 +41,7 @@ export const getMany: OperationDef = {
 					displayName: 'Status',
 					name: 'status',
 					type: 'options',
-					options: [
-						{ name: 'Active', value: 'active' },
-						{ name: 'Inactive', value: 'inactive' },
-						{ name: 'Unavailable', value: 'unavailable' },
-					],
+					options: WEBHOOK_STATUS_OPTIONS,
 					default: 'active',
 					description: 'Only webhooks in this status',
 				},
@@ -78,10 +56,17 @@ export const getMany: OperationDef = {
 		}
 		if (filters.initialDate) qs.initialDate = toIsoDate.call(this, filters.initialDate, i, 'Initial Date');
 		if (filters.endDate) qs.endDate = toIsoDate.call(this, filters.endDate, i, 'End Date');
-		const events = checkEvents.call(this, filters.events ?? [], i, 'Events', false);
-		const businessId = await resolveBusinessId.call(this, filters.businessId, i);
-		const path = withRepeatedQuery(`/webhooks/list/${encodeURIComponent(businessId)}`, 'events', events);
-		const { items } = await listAll.call(this, i, { method: 'GET', path, qs });
+		const events = checkEvents(this, filters.events ?? [], 'Events', false, i);
+		// Several events go out as repeated keys (`events=a&events=b`), the usual reading of
+		// "multiple events are allowed" for a string query parameter (the transport sends arrays so).
+		if (events.length) qs.events = events;
+		const businessId = await businessIdOf(this, filters.businessId, i);
+		const { items } = await listAll.call(this, i, {
+			method: 'GET',
+			path: '/webhooks/list/{businessId}',
+			pathParams: { businessId: { value: businessId, label: 'Business ID' } },
+			qs,
+		});
 		return items;
 	},
 };

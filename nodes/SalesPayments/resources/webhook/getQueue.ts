@@ -1,11 +1,11 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const getQueue = singleWebhookOperation({
+export const getQueue = webhookOperation({
 	value: 'getQueue',
 	name: 'Get Queue',
 	action: 'Get the queue of a webhook',
 	description: 'Retrieve the queue of failed notifications of a webhook, with the count of pending messages',
 	method: 'GET',
-	path: (id) => `/webhooks/dynamic-queues/${id}`,
+	path: '/webhooks/dynamic-queues/{id}',
 	idempotent: true,
 });

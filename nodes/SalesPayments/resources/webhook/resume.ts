@@ -1,12 +1,12 @@
-import { singleWebhookOperation } from './fields';
+import { webhookOperation } from './helpers';
 
-export const resume = singleWebhookOperation({
+export const resume = webhookOperation({
 	value: 'resume',
 	name: 'Resume Queue',
 	action: 'Resume the queue of a webhook',
 	description: 'Retry the delivery of every pending (failed) notification of a webhook',
 	method: 'PATCH',
-	path: (id) => `/webhooks/resume/${id}`,
+	path: '/webhooks/resume/{id}',
 	// Each call starts new delivery attempts, so it is not repeated automatically.
 	idempotent: false,
 });

@@ -32,7 +32,7 @@ const MOTIVES: Array<[string, string]> = [
 	['Technical problems', 'The platform does not work on my device.'],
 ];
 
-function makeRefund(sim: Simulator, businessId: string): JsonObject {
+export function makeRefund(sim: Simulator, businessId: string): JsonObject {
 	const s = sim.state;
 	const buyer = seedPerson(sim);
 	const products = productsOf(sim, businessId);

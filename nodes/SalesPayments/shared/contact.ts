@@ -1,19 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { extraFieldsOption, fixedValues, mergeBody } from '../../shared/records';
-import { checkEmail, compact, parseJsonObject } from '../../shared/validation';
-import { idLocator } from '../../shared/locator';
+import type { NodeContext } from './errors';
+import { fieldError } from './errors';
+import { fixedValues } from './records';
+import { compact, optionalText } from './validation';
 
 /**
- * Field definitions of the buyer shape (spec part 2, charge request `buyer`), shared by the
- * customer's Create/Update and the order's Create Charge.
+ * The contact groups of the buyer shape (spec part 2, charge request `buyer`): address, delivery
+ * address, document and phone, shared by Customer Create/Update and Order Create Charge.
  */
-
-/** The customer to act on: picked from the business's customers or typed as an ID. */
-export function customerLocator(description: string, required = true): INodeProperties {
-	return idLocator({ displayName: 'Customer', name: 'customerId', searchListMethod: 'searchCustomers', description, required });
-}
 
 function addressField(name: string, displayName: string, description: string): INodeProperties {
 	return {
@@ -121,16 +116,9 @@ export const phoneProperty: INodeProperties = {
 	],
 };
 
-function text(value: unknown): string | undefined {
-	if (typeof value === 'number') return String(value);
-	if (typeof value !== 'string') return undefined;
-	const t = value.trim();
-	return t === '' ? undefined : t;
-}
-
 function textObject(values: IDataObject, keys: readonly string[]): IDataObject {
 	const out: IDataObject = {};
-	for (const key of keys) out[key] = text(values[key]);
+	for (const key of keys) out[key] = optionalText(values[key]);
 	return compact(out);
 }
 
@@ -140,7 +128,7 @@ const ADDRESS_KEYS = ['zipCode', 'street', 'complement', 'neighborhood', 'city',
  * Reads the address, delivery address, document and phone groups found in `fields` (a
  * collection's value) into the body shape of the platform. Groups left empty are not sent.
  */
-export function readContactGroups(this: IExecuteFunctions, fields: IDataObject, i: number): IDataObject {
+export function readContactGroups(this: NodeContext, fields: IDataObject, i: number): IDataObject {
 	const out: IDataObject = {};
 	for (const key of ['address', 'deliveryAddress']) {
 		if (fields[key] === undefined) continue;
@@ -150,14 +138,10 @@ export function readContactGroups(this: IExecuteFunctions, fields: IDataObject, 
 	if (fields.document !== undefined) {
 		const document = textObject(fixedValues(fields.document), ['type', 'number']);
 		if (document.number === undefined && Object.keys(document).length) {
-			throw new NodeOperationError(this.getNode(), 'Document Number is required when a document is given', {
-				itemIndex: i,
-			});
+			fieldError(this, 'Document Number is required when a document is given', i);
 		}
 		if (document.number !== undefined && document.type === undefined) {
-			throw new NodeOperationError(this.getNode(), 'Document Type is required when a document number is given', {
-				itemIndex: i,
-			});
+			fieldError(this, 'Document Type is required when a document number is given', i);
 		}
 		if (Object.keys(document).length) out.document = document;
 	}
@@ -166,56 +150,11 @@ export function readContactGroups(this: IExecuteFunctions, fields: IDataObject, 
 		const phone = textObject(values, ['areaCode', 'ddd', 'number']);
 		if (Object.keys(phone).length) {
 			if (phone.number === undefined) {
-				throw new NodeOperationError(this.getNode(), 'Phone Number is required when a phone is given', {
-					itemIndex: i,
-				});
+				fieldError(this, 'Phone Number is required when a phone is given', i);
 			}
 			if (typeof values.isMobile === 'boolean') phone.isMobile = values.isMobile;
 			out.phone = phone;
 		}
 	}
 	return out;
-}
-
-const nameProperty: INodeProperties = {
-	displayName: 'Name',
-	name: 'name',
-	type: 'string',
-	default: '',
-	description: 'Full name of the customer',
-};
-
-const emailProperty: INodeProperties = {
-	displayName: 'Email',
-	name: 'email',
-	type: 'string',
-	placeholder: 'name@email.com',
-	default: '',
-	description: 'Email address of the customer',
-};
-
-/** Required Name and Email of Create. */
-export const createRequiredProperties: INodeProperties[] = [
-	{ ...nameProperty, required: true },
-	{ ...emailProperty, required: true },
-];
-
-/** Optional customer fields, as collection options sorted by display name. */
-export function customerOptions(withNameAndEmail: boolean): INodeProperties[] {
-	const options = [addressProperty, documentProperty, extraFieldsOption('customer'), phoneProperty];
-	if (withNameAndEmail) options.push(nameProperty, emailProperty);
-	return options.sort((a, b) => a.displayName.localeCompare(b.displayName));
-}
-
-/**
- * The customer body from a collection's value (plus Name/Email read by the caller): the buyer
- * shape of the charge request, with the JSON pass-through merged under it.
- */
-export function readCustomerBody(this: IExecuteFunctions, fields: IDataObject, i: number): IDataObject {
-	const extra = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
-	const base: IDataObject = {};
-	if (text(fields.name) !== undefined) base.name = text(fields.name);
-	if (fields.email !== undefined && fields.email !== '') base.email = checkEmail.call(this, fields.email, i, 'Email');
-	Object.assign(base, readContactGroups.call(this, fields, i));
-	return mergeBody(extra, base);
 }

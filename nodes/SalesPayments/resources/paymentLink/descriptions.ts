@@ -1,20 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { PlatformError } from '../../shared/transport';
-import { extraFieldsOption, fixedList, fixedValues, mergeBody, setPath } from '../../shared/records';
-import { checkCents, checkInteger, parseJsonObject } from '../../shared/validation';
-import { idLocator } from '../../shared/locator';
+import { extraFieldsOption } from '../../shared/records';
 
-/** The payment link to act on: picked from the business's links or typed as an ID. */
-export function paymentLinkLocator(description: string): INodeProperties {
-	return idLocator({ displayName: 'Payment Link', name: 'paymentLinkId', searchListMethod: 'searchPaymentLinks', description });
-}
+/**
+ * The payment link's body fields (spec part 2): each n8n field with where it goes in the
+ * request body (`preference.*`, `paymentConfiguration.*` ...) and how its value is read.
+ */
 
-type Kind = 'boolean' | 'cents' | 'integer' | 'text';
+export type Kind = 'boolean' | 'cents' | 'integer' | 'text';
 
 /** One body field of the payment link: its n8n field and where it goes in the request body. */
-interface LinkField {
+export interface LinkField {
 	kind: Kind;
 	path: readonly string[];
 	/** Smallest value of an integer. */
@@ -46,7 +42,7 @@ function textField(name: string, displayName: string, path: readonly string[], d
 	return { kind: 'text', path, property: { displayName, name, type: 'string', default: '', description } };
 }
 
-const valueInCents: LinkField = {
+export const valueInCents: LinkField = {
 	kind: 'cents',
 	path: ['valueInCents'],
 	property: {
@@ -59,10 +55,10 @@ const valueInCents: LinkField = {
 	},
 };
 
-const nameField = textField('name', 'Name', ['name'], 'Name of the payment link, shown to buyers');
+export const nameField = textField('name', 'Name', ['name'], 'Name of the payment link, shown to buyers');
 
 /** Fields both Create and Update accept. */
-const commonFields: LinkField[] = [
+export const commonFields: LinkField[] = [
 	textField('description', 'Description', ['description'], 'Description shown on the checkout page'),
 	textField('checkoutTemplateId', 'Checkout Template ID', ['checkoutTemplateId'], 'ID of the checkout template the link uses'),
 	boolean(
@@ -112,7 +108,7 @@ const commonFields: LinkField[] = [
 ];
 
 /** Fields only Create accepts (spec part 2, payment link create body). */
-const createOnlyFields: LinkField[] = [
+export const createOnlyFields: LinkField[] = [
 	textField(
 		'invoiceDescription',
 		'Invoice Description',
@@ -134,7 +130,7 @@ const createOnlyFields: LinkField[] = [
 ];
 
 /** Fields only Update accepts (spec part 2, update body). */
-const updateOnlyFields: LinkField[] = [
+export const updateOnlyFields: LinkField[] = [
 	integer(
 		'maxInstallments',
 		'Max Installments',
@@ -236,99 +232,3 @@ export const updateOptions: INodeProperties[] = sortByName([
 	...[nameField, valueInCents, ...commonFields, ...updateOnlyFields].map((f) => f.property),
 	extraFieldsOption('payment link'),
 ]);
-
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
-
-function readField(ctx: IExecuteFunctions, f: LinkField, value: unknown, i: number): unknown {
-	const label = f.property.displayName;
-	switch (f.kind) {
-		case 'boolean':
-			if (typeof value !== 'boolean') fail(ctx, i, `${label} must be true or false (got ${JSON.stringify(value)})`);
-			return value;
-		case 'cents':
-			return checkCents.call(ctx, value, i, label);
-		case 'integer':
-			return checkInteger.call(ctx, value, i, label, f.min ?? 0);
-		case 'text': {
-			const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-			return text === '' ? undefined : text;
-		}
-	}
-}
-
-function readInstallmentOptions(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject[] {
-	return fixedList(value, 'option').map((o, n) => {
-		const label = `Installment Options ${n + 1}`;
-		const rate = Number(o.interestRate ?? 0);
-		if (!Number.isFinite(rate) || rate < 0) {
-			fail(ctx, i, `${label}: Interest Rate must be a number of at least 0 (got ${JSON.stringify(o.interestRate)})`);
-		}
-		return {
-			installments: checkInteger.call(ctx, o.installments, i, `${label}: Installments`, 1),
-			installmentValueInCents: checkCents.call(ctx, o.installmentValueInCents, i, `${label}: Installment Value in Cents`),
-			interestRate: rate,
-		};
-	});
-}
-
-function readRedirect(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject | undefined {
-	const r = fixedValues(value);
-	if (!Object.keys(r).length) return undefined;
-	const url = typeof r.url === 'string' ? r.url.trim() : '';
-	if (!/^https?:\/\/\S+$/i.test(url)) fail(ctx, i, `Redirect URL must start with http:// or https:// (got ${JSON.stringify(r.url ?? '')})`);
-	const out: IDataObject = { url };
-	const buttonName = typeof r.buttonName === 'string' ? r.buttonName.trim() : '';
-	if (buttonName) out.buttonName = buttonName;
-	if (r.delayInSeconds !== undefined && r.delayInSeconds !== '') {
-		out.delayInSeconds = checkInteger.call(ctx, r.delayInSeconds, i, 'Redirect Delay in Seconds', 0);
-	}
-	return out;
-}
-
-/**
- * Builds the request body from the item's Name/Value (Create) and a collection's value: each
- * field goes to its place in the spec's body (`preference.*`, `paymentConfiguration.*` ...).
- */
-export function readLinkBody(
-	this: IExecuteFunctions,
-	fields: IDataObject,
-	i: number,
-	mode: 'create' | 'update',
-): IDataObject {
-	const known = mode === 'create' ? [nameField, valueInCents, ...commonFields, ...createOnlyFields] : [nameField, valueInCents, ...commonFields, ...updateOnlyFields];
-	const body: IDataObject = {};
-	for (const f of known) {
-		if (!(f.property.name in fields)) continue;
-		const value = readField(this, f, fields[f.property.name], i);
-		if (value !== undefined) setPath(body, f.path, value);
-	}
-	if (mode === 'create') {
-		const options = readInstallmentOptions(this, fields.installmentOptions, i);
-		if (options.length) setPath(body, ['paymentConfiguration', 'creditCard', 'installmentOptions'], options);
-		const redirect = readRedirect(this, fields.redirect, i);
-		if (redirect) setPath(body, ['advanced', 'redirect'], redirect);
-	}
-	const extra = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
-	return mergeBody(extra, body);
-}
-
-/** Plain words for a refused change of a link (spec part 3: locked once a sale exists). */
-export function explainLinkRefusal(change: string): (error: PlatformError) => string | undefined {
-	return (error) => {
-		if (error.statusCode === 404) return 'No payment link with this ID exists in the credential\'s business.';
-		if (/\bsales?\b|\bsold\b/i.test(error.message)) {
-			return `This payment link already has a sale, so the platform no longer allows ${change}.`;
-		}
-		if (error.statusCode === 409 || error.statusCode === 422) {
-			return `The platform refused ${change} in the link's current state (a link that has a sale can no longer be changed).`;
-		}
-		return undefined;
-	};
-}
-
-/** Plain words for a link that does not exist. */
-export function explainLinkNotFound(error: PlatformError): string | undefined {
-	return error.statusCode === 404 ? 'No payment link with this ID exists in the credential\'s business.' : undefined;
-}

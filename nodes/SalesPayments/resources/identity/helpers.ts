@@ -1,39 +1,17 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { PlatformError } from '../../shared/transport';
-import { apiRequest, getCachedCredentials, IDENTITY_CREDENTIAL } from '../../shared/transport';
-import { requireString } from '../../shared/validation';
+import { getCachedCredentials, IDENTITY_CREDENTIAL, serviceUrl } from '../../shared/credentials';
+import type { PlatformError } from '../../shared/errors';
+import { fieldError } from '../../shared/errors';
+import { apiRequest } from '../../shared/transport';
+import { optionalText, requireString } from '../../shared/validation';
+import { ACCESS_TOKEN_HINT } from './descriptions';
 
 /**
- * What the Identity operations share: the Access Token and Code fields, the credential checks,
- * the one request helper (headers exactly as spec 4.12 lists them per endpoint) and the sign-in
- * with the credential that an operation makes when no Access Token is given.
+ * What the Identity operations share: the credential checks, the one request helper (headers
+ * exactly as spec 4.12 lists them per endpoint) and the sign-in with the credential that an
+ * operation makes when no Access Token is given.
  */
-
-export const ACCESS_TOKEN_HINT = 'usually the expression {{ $json.token }} after a Sign In or Verify 2FA step';
-
-/** Access Token of the operations that work after sign-in; empty means "sign in first". */
-export const accessTokenField: INodeProperties = {
-	displayName: 'Access Token',
-	name: 'accessToken',
-	type: 'string',
-	typeOptions: { password: true },
-	default: '',
-	description: `Bearer token of an earlier sign-in, ${ACCESS_TOKEN_HINT}. Leave empty to sign in with the credential first.`,
-};
-
-export function codeField(description: string): INodeProperties {
-	return {
-		displayName: 'Code',
-		name: 'code',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 123456',
-		description,
-	};
-}
 
 export interface IdentityCredentials {
 	identityUrl: string;
@@ -42,20 +20,13 @@ export interface IdentityCredentials {
 	fingerprint: string;
 }
 
-function fail(ctx: IExecuteFunctions, i: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i });
-}
-
 /** Reads and checks the identity credential (before any request). */
 export async function identityCredentials(this: IExecuteFunctions, i: number): Promise<IdentityCredentials> {
 	const values = await getCachedCredentials.call(this, IDENTITY_CREDENTIAL);
-	const text = (key: string) => (typeof values[key] === 'string' ? (values[key] as string).trim() : '');
-	const identityUrl = text('identityUrl').replace(/\/+$/, '');
-	if (!/^https?:\/\/\S+$/i.test(identityUrl)) {
-		fail(this, i, "The credential's Identity URL must start with http:// or https://");
-	}
+	const text = (key: string) => optionalText(values[key]) ?? '';
+	const identityUrl = serviceUrl(this, values.identityUrl, 'Identity URL', i).base;
 	const fingerprint = text('fingerprint');
-	if (!fingerprint) fail(this, i, "The credential's Device Fingerprint is required (it is sent as x-fingerprint-id)");
+	if (!fingerprint) fieldError(this, "The credential's Device Fingerprint is required (it is sent as x-fingerprint-id)", i);
 	return { identityUrl, username: text('username'), password: String(values.password ?? ''), fingerprint };
 }
 
@@ -68,7 +39,7 @@ export function readToken(this: IExecuteFunctions, name: string, i: number): str
 
 export function requireToken(this: IExecuteFunctions, name: string, i: number, label: string): string {
 	const token = readToken.call(this, name, i);
-	if (!token) fail(this, i, `${label} is required (${ACCESS_TOKEN_HINT})`);
+	if (!token) fieldError(this, `${label} is required (${ACCESS_TOKEN_HINT})`, i);
 	return token;
 }
 
@@ -121,10 +92,11 @@ export async function identityRequest(this: IExecuteFunctions, i: number, call: 
 	return await apiRequest.call(this, {
 		method: call.method,
 		path: call.path,
+		// Sign-in, device and OTP calls change state on the platform: none is repeated blindly.
 		body: call.body,
 		headers,
 		credentialType: IDENTITY_CREDENTIAL,
-		baseUrl: credentials.identityUrl,
+		urlField: 'identityUrl',
 		itemIndex: i,
 		secrets: [call.accessToken, call.refreshToken].filter((s): s is string => !!s),
 		explain: explain(call),
@@ -134,8 +106,8 @@ export async function identityRequest(this: IExecuteFunctions, i: number, call: 
 /** POST /identity/sign-in with the credential's username, password and fingerprint. */
 export async function signInWithCredential(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const { username, password } = await identityCredentials.call(this, i);
-	if (!username) fail(this, i, "The credential's Username is required to sign in");
-	if (!password) fail(this, i, "The credential's Password is required to sign in");
+	if (!username) fieldError(this, "The credential's Username is required to sign in", i);
+	if (!password) fieldError(this, "The credential's Password is required to sign in", i);
 	return await identityRequest.call(this, i, {
 		method: 'POST',
 		path: '/identity/sign-in',
@@ -161,7 +133,7 @@ export function needsTwoFactor(signIn: IDataObject): boolean {
 
 function tokenOf(ctx: IExecuteFunctions, i: number, signIn: IDataObject): string {
 	const token = signIn.token;
-	if (typeof token !== 'string' || !token) fail(ctx, i, 'The sign-in with the credential returned no token');
+	if (typeof token !== 'string' || !token) fieldError(ctx, 'The sign-in with the credential returned no token', i);
 	return token;
 }
 
@@ -186,10 +158,10 @@ export async function accessTokenFor(this: IExecuteFunctions, i: number, twoFact
 	}
 	const signIn = await pending;
 	if (needsTwoFactor(signIn)) {
-		fail(
+		fieldError(
 			this,
-			i,
 			"The credential's account uses two-factor authentication: add Sign In and Verify 2FA steps before this one and set Access Token to the token Verify 2FA returns",
+			i,
 		);
 	}
 	return tokenOf(this, i, signIn);

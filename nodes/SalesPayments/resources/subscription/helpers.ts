@@ -1,13 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { idLocator } from '../../shared/locator';
-
-/** The subscription as a resource locator: picked from the business's list or typed as an ID. */
-export const subscriptionLocator: INodeProperties = idLocator({
-	displayName: 'Subscription',
-	name: 'subscriptionId',
-	searchListMethod: 'searchSubscriptions',
-	description: 'The subscription to read',
-});
+import type { IDataObject } from 'n8n-workflow';
 
 function obj(value: unknown): IDataObject {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};

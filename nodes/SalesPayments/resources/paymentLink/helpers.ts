@@ -1,0 +1,94 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { Explain } from '../../shared/errors';
+import { fieldError, notFound } from '../../shared/errors';
+import { fixedList, fixedValues, mergeBody, setPath } from '../../shared/records';
+import { checkBoolean, checkCents, checkInteger, checkNumber, optionalText, parseJsonObject } from '../../shared/validation';
+import type { LinkField } from './descriptions';
+import { commonFields, createOnlyFields, nameField, updateOnlyFields, valueInCents } from './descriptions';
+
+function readField(ctx: IExecuteFunctions, f: LinkField, value: unknown, i: number): unknown {
+	const label = f.property.displayName;
+	switch (f.kind) {
+		case 'boolean':
+			return checkBoolean.call(ctx, value, i, label);
+		case 'cents':
+			return checkCents.call(ctx, value, i, label);
+		case 'integer':
+			return checkInteger.call(ctx, value, i, label, f.min ?? 0);
+		case 'text':
+			return optionalText(value);
+	}
+}
+
+function readInstallmentOptions(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject[] {
+	return fixedList(value, 'option').map((o, n) => {
+		const label = `Installment Options ${n + 1}`;
+		const rate = checkNumber.call(ctx, o.interestRate ?? 0, i, `${label}: Interest Rate`, 0);
+		return {
+			installments: checkInteger.call(ctx, o.installments, i, `${label}: Installments`, 1),
+			installmentValueInCents: checkCents.call(ctx, o.installmentValueInCents, i, `${label}: Installment Value in Cents`),
+			interestRate: rate,
+		};
+	});
+}
+
+function readRedirect(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject | undefined {
+	const r = fixedValues(value);
+	if (!Object.keys(r).length) return undefined;
+	const url = typeof r.url === 'string' ? r.url.trim() : '';
+	if (!/^https?:\/\/\S+$/i.test(url)) fieldError(ctx, `Redirect URL must start with http:// or https:// (got ${JSON.stringify(r.url ?? '')})`, i);
+	const out: IDataObject = { url };
+	const buttonName = typeof r.buttonName === 'string' ? r.buttonName.trim() : '';
+	if (buttonName) out.buttonName = buttonName;
+	if (r.delayInSeconds !== undefined && r.delayInSeconds !== '') {
+		out.delayInSeconds = checkInteger.call(ctx, r.delayInSeconds, i, 'Redirect Delay in Seconds', 0);
+	}
+	return out;
+}
+
+/**
+ * Builds the request body from the item's Name/Value (Create) and a collection's value: each
+ * field goes to its place in the spec's body (`preference.*`, `paymentConfiguration.*` ...).
+ */
+export function readLinkBody(
+	this: IExecuteFunctions,
+	fields: IDataObject,
+	i: number,
+	mode: 'create' | 'update',
+): IDataObject {
+	const known = mode === 'create' ? [nameField, valueInCents, ...commonFields, ...createOnlyFields] : [nameField, valueInCents, ...commonFields, ...updateOnlyFields];
+	const body: IDataObject = {};
+	for (const f of known) {
+		if (!(f.property.name in fields)) continue;
+		const value = readField(this, f, fields[f.property.name], i);
+		if (value !== undefined) setPath(body, f.path, value);
+	}
+	if (mode === 'create') {
+		const options = readInstallmentOptions(this, fields.installmentOptions, i);
+		if (options.length) setPath(body, ['paymentConfiguration', 'creditCard', 'installmentOptions'], options);
+		const redirect = readRedirect(this, fields.redirect, i);
+		if (redirect) setPath(body, ['advanced', 'redirect'], redirect);
+	}
+	const extra = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+	return mergeBody(extra, body);
+}
+
+/** Plain words for a link that does not exist. */
+export const explainLinkNotFound = notFound('payment link');
+
+/** Plain words for a refused change of a link (spec part 3: locked once a sale exists). */
+export function explainLinkRefusal(change: string): Explain {
+	const missing = explainLinkNotFound;
+	return (error) => {
+		const gone = missing(error);
+		if (gone) return gone;
+		if (/\bsales?\b|\bsold\b/i.test(error.message)) {
+			return `This payment link already has a sale, so the platform no longer allows ${change}.`;
+		}
+		if (error.statusCode === 409 || error.statusCode === 422) {
+			return `The platform refused ${change} in the link's current state (a link that has a sale can no longer be changed).`;
+		}
+		return undefined;
+	};
+}

@@ -1,0 +1,21 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { notFound } from '../../shared/errors';
+import { mergeBody } from '../../shared/records';
+import { checkOneOf, optionalText, parseJsonObject } from '../../shared/validation';
+
+export const PLATFORMS = ['google', 'meta'] as const;
+
+/** The pixel body from the given values: `platform`, `name`, `pixelId`, plus the JSON pass-through. */
+export function readPixelBody(this: IExecuteFunctions, values: IDataObject, i: number): IDataObject {
+	const extra = parseJsonObject.call(this, values.extraFields, i, 'Extra Fields (JSON)');
+	const body: IDataObject = {};
+	if (values.platform !== undefined) body.platform = checkOneOf.call(this, values.platform, PLATFORMS, i, 'Platform');
+	const name = optionalText(values.name);
+	if (name !== undefined) body.name = name;
+	const pixelId = optionalText(values.platformPixelId);
+	if (pixelId !== undefined) body.pixelId = pixelId;
+	return mergeBody(extra, body);
+}
+
+export const explainPixelNotFound = notFound('pixel');

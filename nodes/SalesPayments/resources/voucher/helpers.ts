@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { PlatformError } from '../../shared/errors';
+import { notFound } from '../../shared/errors';
+import { parseJsonObject } from '../../shared/validation';
+
+const voucherNotFound = notFound('voucher');
+
+/** Plain words for a refused redemption (spec part 3: a redeemed voucher cannot be used again). */
+export function explainRedeem(error: PlatformError): string | undefined {
+	if (/already|redeemed|\bused\b/i.test(error.message)) {
+		return 'This voucher has already been redeemed; a voucher can be redeemed only once. Nothing was redeemed now.';
+	}
+	if (/expired/i.test(error.message)) return 'This voucher has expired and can no longer be redeemed.';
+	if (error.statusCode === 409 || error.statusCode === 422) {
+		return 'The platform refused to redeem this voucher in its current state; nothing was redeemed.';
+	}
+	return voucherNotFound(error);
+}
+
+/** Plain words for a refused cancellation (spec part 3: only within 15 minutes of the redemption). */
+export function explainCancelRedeem(error: PlatformError): string | undefined {
+	if (/not (been )?redeemed|no redemption/i.test(error.message)) {
+		return 'This voucher is not redeemed, so there is no redemption to cancel.';
+	}
+	if (/15|minute|window|expired|too late|time/i.test(error.message)) {
+		return 'The redemption can no longer be cancelled: the platform allows cancelling only within 15 minutes after the redemption. The voucher stays redeemed.';
+	}
+	if (error.statusCode === 409 || error.statusCode === 422) {
+		return 'The platform refused to cancel this redemption (cancelling is allowed only within 15 minutes after it); the voucher stays redeemed.';
+	}
+	return voucherNotFound(error);
+}
+
+/** The optional extra JSON of Redeem and Cancel Redemption (their bodies are not shown in the spec). */
+export function voucherBody(this: IExecuteFunctions, i: number): IDataObject {
+	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	return parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+}
+
+/** What to check before repeating a redemption or cancellation whose answer was lost. */
+export const CHECK_VOUCHER = 'look the voucher up with Voucher > Get by Code to see whether it is redeemed now.';

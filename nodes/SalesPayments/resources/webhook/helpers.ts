@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { fieldError } from '../../shared/errors';
+import type { RecordOperationDef } from '../../shared/recordOperation';
+import { recordOperation } from '../../shared/recordOperation';
+import type { OperationDef } from '../../shared/types';
+import { checkOneOf } from '../../shared/validation';
+import { webhookIdField } from './descriptions';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Methods a dispatcher may use, as offered by its Method field. */
+const DISPATCHER_METHODS = ['PATCH', 'POST', 'PUT'] as const;
+
+/** Turns the Dispatchers field into the API's `dispatchers` array (type `http`). */
+export function readDispatchers(this: IExecuteFunctions, i: number, required: boolean): IDataObject[] | undefined {
+	const raw = this.getNodeParameter('dispatchers', i, {}) as IDataObject;
+	const entries = Array.isArray(raw.http) ? (raw.http as IDataObject[]) : raw.http ? [raw.http as IDataObject] : [];
+	if (entries.length === 0) {
+		if (required) fieldError(this, 'Dispatchers: add at least one HTTP dispatcher', i);
+		return undefined;
+	}
+	return entries.map((entry, n) => {
+		const label = `Dispatchers (HTTP Dispatcher ${n + 1})`;
+		const url = String(entry.url ?? '').trim();
+		if (!/^https?:\/\/[^\s/]+\S*$/i.test(url)) fieldError(this, `${label}: URL must start with http:// or https:// (got "${url}")`, i);
+		const method = checkOneOf.call(
+			this,
+			String(entry.method ?? 'POST').toUpperCase(),
+			DISPATCHER_METHODS,
+			i,
+			`${label}: Method`,
+		);
+		const headerList = ((entry.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
+		const headers: IDataObject = {};
+		for (const header of Array.isArray(headerList) ? headerList : [headerList]) {
+			const name = String(header.name ?? '').trim();
+			if (!name) fieldError(this, `${label}: every header needs a Name`, i);
+			if (!HEADER_NAME.test(name)) fieldError(this, `${label}: "${name}" is not a valid header name`, i);
+			headers[name] = String(header.value ?? '');
+		}
+		return { type: 'http', method, url, headers };
+	});
+}
+
+/**
+ * The output of an operation whose response the spec does not show: what the API returned,
+ * or, when it returned nothing, the webhook id and `success: true`.
+ */
+export function resultOrSuccess(data: IDataObject, id: string): IDataObject {
+	return Object.keys(data).length > 0 ? data : { id, success: true };
+}
+
+/**
+ * An operation on one webhook (get, queue, activate, deactivate, delete, flush, resume, update):
+ * the one-record pattern with the webhook locator, KEYS only (spec 4.11), and the webhook id
+ * with `success: true` as output when the platform answers nothing.
+ */
+export function webhookOperation(def: Omit<RecordOperationDef, 'id' | 'open'>): OperationDef {
+	return recordOperation({
+		output: (data, id) => resultOrSuccess(data, id),
+		...def,
+		id: { property: webhookIdField, label: 'Webhook' },
+		open: def.method !== 'GET',
+	});
+}

@@ -1,0 +1,114 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { normalizeEventKind } from '../SalesPayments/shared/webhooks';
+import { SECRET_HEADER, triggerData } from './registration';
+
+/**
+ * One delivery from the platform: its secret checked in constant time (401 and nothing else
+ * when wrong), events outside the chosen list answered and dropped, repeats of an accepted
+ * notification dropped (Ignore Duplicate Deliveries), and the rest emitted as one item.
+ */
+
+/** How many recent delivery keys "Ignore Duplicate Deliveries" remembers. */
+export const DUPLICATE_WINDOW = 200;
+
+/** The node version from which Ignore Duplicate Deliveries is on unless switched off. */
+export const DEDUPE_BY_DEFAULT_FROM_VERSION = 2;
+
+function secretMatches(given: unknown, expected: unknown): boolean {
+	if (typeof expected !== 'string' || expected === '') return false;
+	const text = Array.isArray(given) ? given[0] : given;
+	if (typeof text !== 'string' || text === '') return false;
+	// Digests have equal lengths, so the comparison takes the same time whatever was sent.
+	const a = createHash('sha256').update(text, 'utf8').digest();
+	const b = createHash('sha256').update(expected, 'utf8').digest();
+	return timingSafeEqual(a, b);
+}
+
+function objectOf(value: unknown): IDataObject | undefined {
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+}
+
+/** The event kind of a delivery, from whichever field carries it. */
+export function eventKindOf(body: unknown): string | undefined {
+	const record = objectOf(body);
+	if (!record) return undefined;
+	for (const key of ['event', 'eventType', 'event_type', 'type', 'kind', 'eventName', 'topic']) {
+		const value = record[key];
+		if (typeof value === 'string' && value.trim()) return value.trim();
+		const inner = objectOf(value);
+		if (inner) {
+			const named = inner.type ?? inner.name ?? inner.kind;
+			if (typeof named === 'string' && named.trim()) return named.trim();
+		}
+	}
+	return undefined;
+}
+
+function scalar(value: unknown): string | undefined {
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/**
+ * What identifies a notification, for Ignore Duplicate Deliveries. The delivered body's shape is
+ * not shown in the spec, so the usual places are read: a notification id when there is one;
+ * else the event kind with the record's id and its status and/or update time (the record may
+ * sit at the top or under data/order/subscription/payment); else the whole body.
+ */
+export function deliveryKey(event: string | undefined, body: unknown): string {
+	const top = objectOf(body);
+	const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+	if (!top) return hash(`body:${JSON.stringify(body ?? null)}`);
+	const notification = scalar(top.eventId ?? top.notificationId ?? top.deliveryId);
+	if (notification) return hash(`notification:${event ?? ''}:${notification}`);
+	for (const record of [top, ...['data', 'order', 'subscription', 'payment', 'recurrence'].map((k) => objectOf(top[k]))]) {
+		if (!record) continue;
+		const id = scalar(record.id ?? record.orderId ?? record.subscriptionId);
+		const status = scalar(record.status);
+		const time = scalar(record.updatedAt ?? record.paidAt ?? record.date ?? record.createdAt);
+		if (id && (status || time)) return hash(`record:${event ?? ''}:${id}:${status ?? ''}:${time ?? ''}`);
+	}
+	return hash(`body:${JSON.stringify(body)}`);
+}
+
+function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolean {
+	if (typeof options.ignoreDuplicates === 'boolean') return options.ignoreDuplicates;
+	return ctx.getNode().typeVersion >= DEDUPE_BY_DEFAULT_FROM_VERSION;
+}
+
+export function receive(ctx: IWebhookFunctions): IWebhookResponseData {
+	const data = triggerData(ctx);
+	const headers = ctx.getHeaderData() as IDataObject;
+	if (!secretMatches(headers[SECRET_HEADER], data.webhookSecret)) {
+		const res = ctx.getResponseObject();
+		res.status(401).json({ message: 'Unauthorized' });
+		return { noWebhookResponse: true };
+	}
+	const body = ctx.getBodyData() as unknown;
+	const delivered = eventKindOf(body);
+	const event = delivered === undefined ? undefined : normalizeEventKind(delivered);
+	const events = (ctx.getNodeParameter('events', []) as string[]) ?? [];
+	// A kind that cannot be read is let through: the platform only sends what was subscribed.
+	if (event !== undefined && !events.includes(event)) {
+		return { webhookResponse: { received: true, ignored: `Event ${event} is not one of the chosen events` } };
+	}
+	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
+	if (ignoresDuplicates(ctx, options)) {
+		const key = deliveryKey(event, body);
+		const recent = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
+		if (recent.includes(key)) return { webhookResponse: { received: true, ignored: 'Duplicate delivery' } };
+		data.recentDeliveries = [...recent, key].slice(-DUPLICATE_WINDOW);
+	}
+	const json: IDataObject = { event: event ?? null };
+	const record = objectOf(body);
+	if (record) {
+		for (const [key, value] of Object.entries(record)) {
+			if (key !== 'event') json[key] = value;
+			else if (value !== event) json.deliveredEvent = value;
+		}
+	} else {
+		json.data = body as IDataObject;
+	}
+	return { workflowData: [ctx.helpers.returnJsonArray([json])] };
+}

@@ -1,0 +1,109 @@
+/**
+ * The polling trigger in a real n8n 2.8.4: the example workflow "tell the finance team about new
+ * refund requests" is active with the shortest poll time n8n accepts, a custom cron firing every
+ * second (n8n refuses a `*` in the seconds field, "0-59" passes), and picks up a refund request
+ * created on the simulator: one execution, one message in the inbox, never a second one.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import axios from 'axios';
+
+import { DATA_CREDENTIAL_ID, exampleValues, loadExamples } from '../support/demo';
+import { DEFAULT_OWNER, sleep } from '../support/n8n';
+import type { E2eContext } from './setup';
+import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+
+const WORKFLOW_ID = 'spExampleRefunds';
+const TRIGGER = 'New refund request';
+/** Every second: the seconds field may not contain `*` (n8n: "at least a minute"), a range may. */
+const EVERY_SECOND = '0-59 * * * * *';
+
+let ctx: E2eContext;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		await sleep(200);
+	}
+	throw new Error(`timed out waiting for ${what}\n${ctx.n8n.output.slice(-20).join('')}`);
+}
+
+interface InboxMessage {
+	body: { channel?: string; refundRequestId?: string; text?: string };
+}
+
+async function inbox(): Promise<InboxMessage[]> {
+	return (await axios.get(`${ctx.sim.url}/__sim/inbox`)).data as InboxMessage[];
+}
+
+beforeAll(async () => {
+	ctx = await prepareN8n();
+	const { n8n, sim } = ctx;
+	await n8n.importCredentials([{ ...dataCredential(sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
+	const example = loadExamples(exampleValues(sim, mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-poll-')))).find(
+		(w) => w.id === WORKFLOW_ID,
+	) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
+	const trigger = example.nodes.find((n) => n.name === TRIGGER)!;
+	trigger.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_SECOND }] };
+	await n8n.importWorkflows([example]);
+	await n8n.publish(WORKFLOW_ID);
+	await n8n.start();
+	await n8n.setupOwner(DEFAULT_OWNER);
+}, INSTALL_TIMEOUT);
+
+afterAll(async () => {
+	await teardown(ctx);
+}, 60_000);
+
+describe('polling trigger in a real n8n 2.8.4', () => {
+	it('an active workflow picks up a refund request created on the simulator, once', async () => {
+		const { sim, n8n } = ctx;
+		const polls = () => sim.requestsTo('GET', '/order-revert-requests/list');
+		// Activation: the baseline poll, then the cron polls every second.
+		await waitFor('the activation poll', () => (polls().length > 0 ? true : undefined));
+		await waitFor('two scheduled polls', () => (polls().length >= 3 ? true : undefined));
+		expect(await n8n.executions(WORKFLOW_ID)).toHaveLength(0);
+		const first = polls()[0];
+		expect(first.headers['business-id']).toBe(sim.credentials.businessId);
+		expect(first.query).toMatchObject({ orderByField: 'createdAt', orderDirection: 'ASC' });
+
+		const created = await axios.post(`${sim.url}/__sim/records/refunds`, { motive: 'Purchased by mistake', valueInCents: 4990 });
+		const refund = (created.data as { record: { id: string; createdAt: string } }).record;
+		const createdAt = Date.now();
+
+		const execution = await waitFor('the execution for the refund request', async () => {
+			const list = await n8n.executions(WORKFLOW_ID);
+			return list.length > 0 && !['running', 'new'].includes(list[0].status) ? list[0] : undefined;
+		});
+		const messages = await waitFor('the message to the finance team', async () => {
+			const found = (await inbox()).filter((m) => m.body.refundRequestId === refund.id);
+			return found.length ? found : undefined;
+		});
+		const latencyMs = Date.now() - createdAt;
+		process.stdout.write(`polling trigger: refund request to finance message in ${latencyMs} ms (poll every second)\n`);
+		expect(execution.status).toBe('success');
+		expect(messages).toHaveLength(1);
+		expect(messages[0].body.channel).toBe('finance');
+		const stored = sim.state.col('refunds').find((r) => r.id === refund.id)!;
+		expect(messages[0].body.text).toBe(
+			`New refund request: 49.90 for ${String(stored.productName)} by ${String(stored.buyerEmail)} (Purchased by mistake)`,
+		);
+
+		// Several more polls: the same refund request never starts a second execution.
+		const seen = polls().length;
+		await waitFor('three more polls', () => (polls().length >= seen + 3 ? true : undefined));
+		expect(await n8n.executions(WORKFLOW_ID)).toHaveLength(1);
+		expect((await inbox()).filter((m) => m.body.refundRequestId === refund.id)).toHaveLength(1);
+		// The cursor was saved with the execution (the workflow's static data in n8n's database).
+		const saved = await n8n.rest<{ data: { staticData?: Record<string, { pollState?: { ts?: number } }> } }>(
+			'GET',
+			`/workflows/${WORKFLOW_ID}`,
+		);
+		const state = saved.data.data.staticData?.[`node:${TRIGGER}`]?.pollState;
+		expect(state?.ts).toBe(Date.parse(refund.createdAt));
+	}, 120_000);
+});
