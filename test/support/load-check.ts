@@ -28,6 +28,7 @@ export interface LoadReport {
 		methods: string[];
 		hasExecute: boolean;
 		hasWebhook: boolean;
+		hasPoll: boolean;
 		properties: number;
 	}>;
 	credentials: Array<{ name: string; displayName: string; properties: string[]; authenticate: boolean; test: boolean }>;
@@ -83,6 +84,7 @@ export async function loadReport(packageDir: string, from: string): Promise<Load
 			methods: Object.keys(nodeType.methods ?? {}).sort(),
 			hasExecute: typeof nodeType.execute === 'function',
 			hasWebhook: typeof nodeType.webhook === 'function',
+			hasPoll: typeof nodeType.poll === 'function',
 			properties: d.properties.length,
 		});
 		const properties = d.properties as unknown as Property[];

@@ -2,7 +2,7 @@
 /**
  * The compatibility matrix (`npm run test:matrix`): for every n8n release of MATRIX
  * (test/support/n8n.ts), each on its own Node.js, the packed package goes through what a user
- * does with it: n8n loads both nodes and credentials, the credential test answers through
+ * does with it: n8n loads the nodes and credentials, the credential test answers through
  * n8n's REST API, a data-API workflow runs with `n8n execute`, activating the trigger's workflow
  * registers a webhook on the platform, an order.paid delivery runs the workflow, a forged
  * delivery gets 401 and runs nothing, and deactivating deletes the webhook.
@@ -133,12 +133,13 @@ describe.each(matrixTargets().map((t) => [t.version, t.node, t] as [string, stri
 		expect(await simWebhooks()).toHaveLength(1);
 	}, 180_000);
 
-	it('load: n8n lists both nodes (and the AI tool it derives from the action node) and both credentials', async () => {
+	it('load: n8n lists the three nodes (and the AI tool it derives from the action node) and both credentials', async () => {
 		const nodes = await n8n.request<Array<{ name: string; displayName: string }>>('GET', '/types/nodes.json');
 		expect(nodes.status).toBe(200);
 		const ours = nodes.data.filter((n) => n.name.startsWith('n8n-nodes-sales-payments.'));
 		expect(ours.map((n) => [n.name, n.displayName]).sort()).toEqual([
 			['n8n-nodes-sales-payments.salesPayments', 'Sales & Payments'],
+			['n8n-nodes-sales-payments.salesPaymentsPollingTrigger', 'Sales & Payments Polling Trigger'],
 			['n8n-nodes-sales-payments.salesPaymentsTool', 'Sales & Payments Tool'],
 			['n8n-nodes-sales-payments.salesPaymentsTrigger', 'Sales & Payments Trigger'],
 		]);

@@ -2,7 +2,7 @@
 /**
  * The built package with the n8n-workflow (and n8n-core loader) of each n8n in the matrix, on that
  * n8n's Node: the packed tarball is extracted outside the repo, so its `require('n8n-workflow')`
- * gets that n8n's copy, as in a user's n8n. Both nodes and both credentials load, and every
+ * gets that n8n's copy, as in a user's n8n. The three nodes and both credentials load, and every
  * description (and the parameters each resource/operation shows) is what the in-process layer's
  * pinned n8n-core 2.8.1 / n8n-workflow 2.8.0 make of it.
  */
@@ -52,9 +52,12 @@ afterAll(() => {
 	if (packageDir) rmSync(packageDir, { recursive: true, force: true });
 });
 
-it('the baseline is the in-process layer\'s n8n-workflow 2.8.0 with both nodes and both credentials', () => {
+it('the baseline is the in-process layer\'s n8n-workflow 2.8.0 with the three nodes and both credentials', () => {
 	expect(baseline.n8nWorkflow.version).toBe('2.8.0');
-	expect(baseline.known).toEqual({ nodes: ['salesPayments', 'salesPaymentsTrigger'], credentials: ['salesPaymentsApi', 'salesPaymentsIdentityApi'] });
+	expect(baseline.known).toEqual({
+		nodes: ['salesPayments', 'salesPaymentsPollingTrigger', 'salesPaymentsTrigger'],
+		credentials: ['salesPaymentsApi', 'salesPaymentsIdentityApi'],
+	});
 	expect(Object.keys(baseline.operations).length).toBeGreaterThan(40);
 });
 
@@ -81,11 +84,12 @@ describe.each(matrixTargets().map((t) => [t.version, t] as [string, N8nTarget]))
 		expect(row?.split('|').slice(1, 4).map((c) => c.trim().split(' ')[0])).toEqual([target.version, target.node, loaded.n8nWorkflow.version]);
 	});
 
-	it('loads both nodes and both credentials', () => {
+	it('loads the three nodes (action, polling trigger, webhook trigger) and both credentials', () => {
 		expect(loaded.known).toEqual(baseline.known);
-		expect(loaded.nodes.map((n) => [n.name, n.hasExecute, n.hasWebhook])).toEqual([
-			['salesPayments', true, false],
-			['salesPaymentsTrigger', false, true],
+		expect(loaded.nodes.map((n) => [n.name, n.hasExecute, n.hasPoll, n.hasWebhook])).toEqual([
+			['salesPayments', true, false, false],
+			['salesPaymentsPollingTrigger', false, true, false],
+			['salesPaymentsTrigger', false, false, true],
 		]);
 	});
 
