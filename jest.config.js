@@ -1,5 +1,6 @@
 // Two layers: in-process (n8n-core executes workflows against the simulator) and e2e (a real
 // n8n 2.8.4 process with the packed package installed). `npm run test:fast` runs the first only.
+// A third, `queue`, runs n8n's scaling mode and has its own command (`npm run test:queue`).
 const common = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
@@ -11,5 +12,7 @@ module.exports = {
 	projects: [
 		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
 		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+		// n8n in queue mode (Postgres, Redis, main, webhook processes, workers): `npm run test:queue`.
+		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'] },
 	],
 };

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources } from './resources';
-import { describeResources, findOperation } from './shared/describe';
+import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } from './shared/describe';
 import { asNodeError, fieldError } from './shared/errors';
 import { listSearch } from './listSearch';
+import { withDecimalAmounts } from './shared/simplify';
 
 export class SalesPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,9 +14,9 @@ export class SalesPayments implements INodeType {
 		icon: { light: 'file:salesPayments.svg', dark: 'file:salesPayments.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description:
-			'Products, subscriptions, refunds, orders, charges, customers, payment links, pixels, vouchers, financials, webhooks and identity of the Sales & Payments Platform',
+		// "Get Many: Movement", not the values ("getMany: movement").
+		subtitle: subtitleOf(resources),
+		description: PACKAGE_DESCRIPTION,
 		defaults: { name: 'Sales & Payments' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -48,7 +49,10 @@ export class SalesPayments implements INodeType {
 				const op = findOperation(resources, resource, operation);
 				if (!op) fieldError(this, `The operation "${operation}" of "${resource}" is not known`, i);
 				const result = await op.execute.call(this, i);
-				const records: IDataObject[] = Array.isArray(result) ? result : [result];
+				let records: IDataObject[] = Array.isArray(result) ? result : [result];
+				if (op.amounts && this.getNodeParameter('decimalAmounts', i, false) === true) {
+					records = records.map(withDecimalAmounts);
+				}
 				for (const json of records) out.push({ json, pairedItem: { item: i } });
 			} catch (error) {
 				if (this.continueOnFail()) {

@@ -77,8 +77,8 @@ function refundRequest(dateKey: 'createdAt' | 'updatedAt', req: RequestContext):
 
 const withdrawFilterFields = [
 	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only withdraw requests of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
 ];
 
 const movementFilterFields = [
@@ -93,8 +93,8 @@ const movementFilterFields = [
 		'Which movements to report (sent as omitDebit / omitCredit)',
 	),
 	filter.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only movements of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only movements of at most this amount, in cents'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
 ];
 
 const saleFilterFields = [

@@ -1,6 +1,7 @@
 import type { INodeType, INodeTypeDescription, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { PACKAGE_DESCRIPTION } from '../SalesPayments/shared/describe';
 import { eventsProperty, notifyOnFailFields } from '../SalesPayments/shared/webhooks';
 import { DUPLICATE_WINDOW, receive } from './delivery';
 import { checkExists, create, remove } from './registration';
@@ -15,7 +16,9 @@ export class SalesPaymentsTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when the Sales & Payments Platform notifies an order or subscription event',
+		// n8n's node picker merges this trigger into the action node's entry and shows this
+		// description there: the same sentence as the action node's (the events are listed as actions).
+		description: PACKAGE_DESCRIPTION,
 		defaults: { name: 'Sales & Payments Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -8,6 +8,7 @@ import { paginate } from '../SalesPayments/shared/pagination';
 import { ID_PATTERN } from '../SalesPayments/shared/paths';
 import { apiRequest } from '../SalesPayments/shared/transport';
 import { checkEvents, readNotifyOnFail, webhookRecord } from '../SalesPayments/shared/webhooks';
+import { assertReachableWebhookUrl } from './webhookUrl';
 
 /**
  * The trigger's webhook on the platform, reconciled on every activation: registered once per
@@ -153,6 +154,7 @@ function ownership(ctx: IHookFunctions, data: TriggerStaticData, found: IDataObj
  * business calling this URL are deleted: their secret is unknown, or they are duplicates.
  */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	await assertReachableWebhookUrl(ctx);
 	const data = triggerData(ctx);
 	const url = nodeUrl(ctx);
 	const events = readEvents(ctx);
@@ -224,6 +226,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 
 /** Registers one webhook: our URL, a new secret header, the chosen events. */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
+	await assertReachableWebhookUrl(ctx);
 	const data = triggerData(ctx);
 	const url = nodeUrl(ctx);
 	const events = readEvents(ctx);

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 import axios from 'axios';
+import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
 import type { Demo } from '../support/demo';
-import { DATA_CREDENTIAL_ID, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
+import { DATA_CREDENTIAL_ID, SAMPLE_VOUCHER_CODE, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
 import { ensureChromium } from '../support/chromium';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
@@ -176,55 +177,294 @@ const RESOURCES = [
 	'Withdraw Request',
 ];
 
+/** Where the editor test saves its screenshots (listed in the closing note of issue 14). */
+const OUT_DIR = path.join(REPO_DIR, 'test-output');
+const DEMO_CREDENTIAL = { salesPaymentsApi: { id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)' } };
+/** A real 1x1 PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 (browser.path ? describe : describe.skip)(
 	browser.path ? 'the nodes in the n8n editor (headless Chromium)' : `the nodes in the n8n editor: SKIPPED, ${browser.reason}`,
 	() => {
-		it('logs in, opens the shop workflow, lists every resource and the voucher operations, saves a screenshot', async () => {
-			const instance = await chromium.launch({ executablePath: browser.path, args: ['--no-sandbox'] });
-			try {
-				const page = await instance.newPage({ viewport: { width: 1400, height: 900 } });
-				await page.goto(`${demo.n8n.baseUrl}/signin`);
-				await page.fill('input[name=emailOrLdapLoginId]', DEFAULT_OWNER.email);
-				await page.fill('input[name=password]', DEFAULT_OWNER.password);
-				await page.click('[data-test-id=form-submit-button]');
-				await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+		let instance: Browser;
+		let page: Page;
+		let browserId = '';
 
-				await page.goto(`${demo.n8n.baseUrl}/workflow/${SHOP_WORKFLOW_ID}`);
-				const nodes = page.locator('[data-test-id=canvas-node]');
-				await nodes.first().waitFor({ timeout: 30_000 });
-				const outDir = path.join(REPO_DIR, 'test-output');
-				mkdirSync(outDir, { recursive: true });
-				await page.screenshot({ path: path.join(outDir, 'editor-canvas.png') });
-				expect(await nodes.allTextContents()).toEqual(
-					expect.arrayContaining([expect.stringContaining('Order paid'), expect.stringContaining('Get the order')]),
-				);
+		beforeAll(async () => {
+			mkdirSync(OUT_DIR, { recursive: true });
+			instance = await chromium.launch({ executablePath: browser.path, args: ['--no-sandbox'] });
+			page = await instance.newPage({ viewport: { width: 1400, height: 1100 } });
+			await page.goto(`${demo.n8n.baseUrl}/signin`);
+			await page.fill('input[name=emailOrLdapLoginId]', DEFAULT_OWNER.email);
+			await page.fill('input[name=password]', DEFAULT_OWNER.password);
+			await page.click('[data-test-id=form-submit-button]');
+			await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
+			// The editor's own requests carry this id with the session cookie; ours do too.
+			browserId = String(await page.evaluate('localStorage.getItem("n8n-browserId")'));
+		}, 90_000);
 
-				// The trigger's panel shows its events.
-				await nodes.filter({ hasText: 'Order paid' }).dblclick();
-				await page.locator('[data-test-id=parameter-input-events]').waitFor({ timeout: 15_000 });
-				expect(await page.locator('[data-test-id=parameter-input-events]').textContent()).toContain('Order Paid');
-				await page.keyboard.press('Escape');
+		afterAll(async () => {
+			await instance?.close();
+		});
 
-				// The action node's panel lists every resource, and the operations of one.
-				await nodes.filter({ hasText: 'Get the order' }).dblclick();
-				const resource = page.locator('[data-test-id=parameter-input-resource]');
-				await resource.waitFor({ timeout: 15_000 });
-				await resource.click();
-				const options = page.locator('.el-select-dropdown__item:visible');
-				await options.first().waitFor();
-				const listed = (await options.allTextContents()).map((t) => t.trim());
-				for (const name of RESOURCES) expect(listed.some((t) => t.startsWith(name))).toBe(true);
-				await options.filter({ hasText: /^Voucher/ }).first().click();
-				await page.locator('[data-test-id=parameter-input-operation]').click();
-				await page.waitForTimeout(500);
-				const operations = (await page.locator('.el-select-dropdown__item:visible').allTextContents()).map((t) => t.trim());
-				for (const name of ['Cancel Redemption', 'Get by Code', 'Redeem']) {
-					expect(operations.some((t) => t.startsWith(name))).toBe(true);
-				}
-				await page.screenshot({ path: path.join(outDir, 'editor-node-panel.png') });
-			} finally {
-				await instance.close();
+		const shot = async (name: string) => await page.screenshot({ path: path.join(OUT_DIR, name) });
+		const nodes = () => page.locator('[data-test-id=canvas-node]');
+		const visibleOptions = async () =>
+			(await page.locator('.el-select-dropdown__item:visible').allTextContents()).map((t) => t.trim());
+
+		/** Saves a workflow through n8n's REST API (as the editor does) and opens it. */
+		async function openWorkflow(name: string, workflowNodes: Array<Record<string, unknown>>, connections: Record<string, unknown> = {}) {
+			const res = await page.request.post(`${demo.n8n.baseUrl}/rest/workflows`, {
+				data: { name, nodes: workflowNodes, connections, settings: { executionOrder: 'v1' } },
+				headers: { 'browser-id': browserId },
+			});
+			expect(res.status()).toBe(200);
+			const { data } = (await res.json()) as { data: { id: string } };
+			await page.goto(`${demo.n8n.baseUrl}/workflow/${data.id}`);
+			await nodes().first().waitFor({ timeout: 30_000 });
+		}
+
+		async function openNode(name: string, waitFor: string) {
+			await nodes().filter({ hasText: name }).first().dblclick();
+			await page.locator(`[data-test-id=${waitFor}]`).first().waitFor({ timeout: 15_000 });
+		}
+
+		async function closeNode() {
+			await page.locator('[data-test-id=ndv-close-button]').click();
+			await page.locator('[data-test-id=ndv]').waitFor({ state: 'hidden' }).catch(() => undefined);
+		}
+
+		const action = (name: string, parameters: Record<string, unknown>, position: [number, number]) => ({
+			id: `${name}-${position.join('-')}`,
+			name,
+			type: 'n8n-nodes-sales-payments.salesPayments',
+			typeVersion: 1,
+			position,
+			parameters,
+			credentials: DEMO_CREDENTIAL,
+		});
+		const start = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+
+		it('the shop workflow: trigger events, every resource described in the Resource list, readable subtitles', async () => {
+			await page.goto(`${demo.n8n.baseUrl}/workflow/${SHOP_WORKFLOW_ID}`);
+			await nodes().first().waitFor({ timeout: 30_000 });
+			await shot('editor-canvas.png');
+			const texts = await nodes().allTextContents();
+			expect(texts).toEqual(expect.arrayContaining([expect.stringContaining('Order paid'), expect.stringContaining('Get the order')]));
+			// The subtitle as people read it, not the values ("get: order").
+			expect(texts.find((t) => t.includes('Get the order'))).toContain('Get: Order');
+
+			await openNode('Order paid', 'parameter-input-events');
+			expect(await page.locator('[data-test-id=parameter-input-events]').textContent()).toContain('Order Paid');
+			await closeNode();
+
+			await openNode('Get the order', 'parameter-input-resource');
+			await page.locator('[data-test-id=parameter-input-resource]').click();
+			await page.locator('.el-select-dropdown__item:visible').first().waitFor();
+			const listed = await visibleOptions();
+			for (const name of RESOURCES) {
+				const entry = listed.find((t) => t.startsWith(name));
+				// Every resource has a description after its name.
+				expect({ name, described: (entry ?? '').length > name.length + 10 }).toEqual({ name, described: true });
 			}
+			await shot('editor-resources.png');
+			await page.locator('.el-select-dropdown__item:visible').filter({ hasText: /^Voucher/ }).first().click();
+			await page.locator('[data-test-id=parameter-input-operation]').click();
+			await page.waitForTimeout(500);
+			const operations = await visibleOptions();
+			for (const name of ['Cancel Redemption', 'Get by Code', 'Redeem']) expect(operations.some((t) => t.startsWith(name))).toBe(true);
+			await shot('editor-node-panel.png');
+			await page.keyboard.press('Escape');
+			// Leave the demo's workflow as it was.
+			await page.goto(`${demo.n8n.baseUrl}/home/workflows`);
+		}, 120_000);
+
+		it("the node picker's entry describes the action node, with the trigger's events among its actions", async () => {
+			await page.goto(`${demo.n8n.baseUrl}/workflow/new`);
+			await page.locator('[data-test-id=node-creator-plus-button]').click();
+			await page.locator('[data-test-id=node-creator-search-bar]').waitFor();
+			await page.keyboard.type('Sales & Payments');
+			const entry = page.locator('[data-test-id=item-iterator-item]').filter({ hasText: 'Sales & Payments' }).first();
+			await entry.waitFor();
+			await entry.click();
+			const details = page.locator('[data-test-id=node-creator]');
+			await details.getByText('On order paid').waitFor();
+			const text = await details.innerText();
+			expect(text).toContain(
+				'Products, subscriptions, refunds, orders, charges, customers, payment links, pixels, vouchers, financials, webhooks and identity of the Sales & Payments Platform',
+			);
+			expect(text).not.toContain('Starts the workflow when');
+			await shot('editor-node-picker.png');
+			await page.keyboard.press('Escape');
+		}, 60_000);
+
+		it('Create Charge: required item fields first, the payment method a list, the card only for card methods, the payment link a locator', async () => {
+			await openWorkflow(
+				'Editor: Create Charge',
+				[
+					start,
+					action(
+						'Charge',
+						{
+							resource: 'order',
+							operation: 'createCharge',
+							buyerName: 'Maria Silva',
+							buyerEmail: 'maria@mail.example',
+							items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
+							payments: { payment: [{ method: 'pix', valueInCents: 4990 }] },
+						},
+						[300, 0],
+					),
+				],
+				{ Start: { main: [[{ node: 'Charge', type: 'main', index: 0 }]] } },
+			);
+			expect(await nodes().allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Create Charge: Order')]));
+			await openNode('Charge', 'fixed-collection-payments');
+			const items = page.locator('[data-test-id=fixed-collection-items]');
+			const labels = (await items.locator('[data-test-id=input-label]').allInnerTexts()).map((t) => t.trim().split('\n')[0]);
+			expect(labels.slice(0, 3)).toEqual(['Name', 'Quantity', 'Price in Cents']);
+			expect(await items.locator('[data-test-id=resource-locator-paymentLinkId]').count()).toBe(1);
+			await page.locator('[data-test-id=resource-locator-paymentLinkId]').scrollIntoViewIfNeeded();
+			await shot('editor-create-charge-item.png');
+
+			// Pix: no card fields.
+			expect(await page.locator('[data-test-id=fixed-collection-creditCard]').count()).toBe(0);
+			await page.locator('[data-test-id=parameter-input-method]').click();
+			await page.locator('.el-select-dropdown__item:visible').first().waitFor();
+			expect(await visibleOptions()).toEqual(['Bank Billet', 'Credit Card', 'Crypto', 'Debit Card', 'Pix']);
+			await shot('editor-create-charge-methods.png');
+			await page.locator('.el-select-dropdown__item:visible').filter({ hasText: /^Credit Card$/ }).click();
+			await page.locator('[data-test-id=fixed-collection-creditCard]').waitFor();
+			await page.locator('[data-test-id=fixed-collection-creditCard]').scrollIntoViewIfNeeded();
+			await shot('editor-create-charge-card.png');
+			await closeNode();
+		}, 120_000);
+
+		it('Redeem and Cancel Redemption open with the 15-minute notice', async () => {
+			await openWorkflow('Editor: vouchers', [
+				start,
+				action('Redeem', { resource: 'voucher', operation: 'redeem' }, [300, -150]),
+				action('Cancel', { resource: 'voucher', operation: 'cancelRedemption' }, [300, 150]),
+			]);
+			for (const [node, file, words] of [
+				['Redeem', 'editor-voucher-redeem.png', 'a redeemed voucher cannot be used again'],
+				['Cancel', 'editor-voucher-cancel-redemption.png', 'after that the redemption cannot be undone'],
+			]) {
+				await openNode(node, 'parameter-input-voucherId');
+				const panel = await page.locator('[data-test-id=node-parameters]').innerText();
+				expect(panel).toContain(words);
+				expect(panel.indexOf('15 minutes')).toBeLessThan(panel.indexOf('Voucher ID'));
+				await shot(file);
+				await closeNode();
+			}
+		}, 90_000);
+
+		it('the finance example as shipped: Execute pages through 3,000+ movements; Date From / Date To and decimal amounts', async () => {
+			await page.goto(`${demo.n8n.baseUrl}/workflow/spExampleFinance`);
+			await nodes().first().waitFor({ timeout: 30_000 });
+			const before = demo.sim.requestsTo('POST', '/movement/filter').length;
+			await page.locator('[data-test-id=execute-workflow-button]').click();
+			const writer = nodes().filter({ hasText: 'Write the file' });
+			await waitFor('the file written', async () => (((await writer.textContent()) ?? '').includes('1 item') ? true : undefined), 60_000);
+			await shot('editor-finance-run.png');
+			expect(demo.sim.requestsTo('POST', '/movement/filter').length - before).toBeGreaterThanOrEqual(12);
+
+			await openNode('Every movement of the month', 'parameter-input-decimalAmounts');
+			const filters = await page.locator('[data-test-id=node-parameters]').innerText();
+			expect(filters.indexOf('Date From')).toBeGreaterThan(-1);
+			expect(filters.indexOf('Date From')).toBeLessThan(filters.indexOf('Date To'));
+			const count = await waitFor('the item count', async () => (await page.locator('[data-test-id=ndv]').innerText()).match(/([\d,]+) items/)?.[1]);
+			expect(Number(String(count).replace(/,/g, ''))).toBeGreaterThanOrEqual(3000);
+			await page.locator('[data-test-id=radio-button-json]').last().click();
+			await waitFor('decimal amounts in the output', async () => ((await page.locator('[data-test-id=ndv]').innerText()).includes('"value"') ? true : undefined));
+			await shot('editor-finance-movements.png');
+			await closeNode();
+		}, 180_000);
+
+		it('date filters read in order: Date From above Date To, Created After above Created Before', async () => {
+			await openWorkflow('Editor: filters', [
+				start,
+				action('Movements', { resource: 'movement', operation: 'getMany' }, [300, -150]),
+				action('Customers', { resource: 'customer', operation: 'getMany' }, [300, 150]),
+			]);
+			const addFilter = page.locator('[data-test-id=collection-parameter-add]').filter({ has: page.locator('input[placeholder="Add filter"]') });
+			for (const [node, file, pairs] of [
+				['Movements', 'editor-date-filters.png', [['Date From', 'Date To'], ['Value From (Cents)', 'Value To (Cents)']]],
+				['Customers', 'editor-date-filters-customer.png', [['Created After', 'Created Before'], ['Updated After', 'Updated Before']]],
+			] as const) {
+				await openNode(node, 'parameter-input-operation');
+				await addFilter.click();
+				await page.locator('.el-select-dropdown__item:visible').first().waitFor();
+				const options = await visibleOptions();
+				for (const [from, to] of pairs) {
+					expect({ from, listed: options.includes(from) }).toEqual({ from, listed: true });
+					expect(options.indexOf(from)).toBeLessThan(options.indexOf(to));
+				}
+				expect(options).not.toContain('Initial Date');
+				expect(options).not.toContain('End Date');
+				await shot(file);
+				await page.keyboard.press('Escape');
+				await closeNode();
+			}
+		}, 90_000);
+
+		it('the marketing example as shipped: Execute workflow uses the pinned sample code and redeems it', async () => {
+			await page.goto(`${demo.n8n.baseUrl}/workflow/spExampleMarketing`);
+			await nodes().first().waitFor({ timeout: 30_000 });
+			const button = page.locator('[data-test-id=execute-workflow-button]');
+			expect(await button.innerText()).toContain('Voucher form');
+			await button.click();
+			const redeemed = nodes().filter({ hasText: 'Redeemed' }).filter({ hasNotText: 'Not redeemed' });
+			await waitFor('the redemption', async () => (((await redeemed.textContent()) ?? '').includes('1 item') ? true : undefined), 60_000);
+			expect(demo.sim.requestsTo('GET', `/vouchers/voucher-code/${SAMPLE_VOUCHER_CODE}`).length).toBeGreaterThanOrEqual(1);
+			await shot('editor-marketing-run.png');
+		}, 120_000);
+
+		it('Upload Image in the editor: a PNG made by Convert to File goes to the payment link', async () => {
+			const link = demo.sim.state
+				.col('paymentLinks')
+				.find((l) => l._businessId === demo.sim.credentials.businessId && l.salesCount === 0 && !l.image)!;
+			await openWorkflow(
+				'Editor: Upload Image',
+				[
+					start,
+					{
+						id: 'pic',
+						name: 'Picture',
+						type: 'n8n-nodes-base.set',
+						typeVersion: 3.4,
+						position: [200, 0],
+						parameters: { assignments: { assignments: [{ id: 'b', name: 'b64', value: PNG_BASE64, type: 'string' }] }, options: {} },
+					},
+					{
+						id: 'file',
+						name: 'To file',
+						type: 'n8n-nodes-base.convertToFile',
+						typeVersion: 1.1,
+						position: [400, 0],
+						parameters: { operation: 'toBinary', sourceProperty: 'b64', options: { fileName: 'cover.png', mimeType: 'image/png' } },
+					},
+					action(
+						'Upload',
+						{ resource: 'paymentLink', operation: 'uploadImage', paymentLinkId: { __rl: true, mode: 'id', value: link.id }, binaryPropertyName: 'data' },
+						[600, 0],
+					),
+				],
+				{
+					Start: { main: [[{ node: 'Picture', type: 'main', index: 0 }]] },
+					Picture: { main: [[{ node: 'To file', type: 'main', index: 0 }]] },
+					'To file': { main: [[{ node: 'Upload', type: 'main', index: 0 }]] },
+				},
+			);
+			await page.locator('[data-test-id=execute-workflow-button]').click();
+			await waitFor('the upload', async () => (demo.sim.requestsTo('PATCH', `/payment-links/upload-image/${String(link.id)}`).length ? true : undefined), 60_000);
+			expect(demo.sim.requestsTo('PATCH', `/payment-links/upload-image/${String(link.id)}`)).toHaveLength(1);
+			const [req] = demo.sim.requestsTo('PATCH', `/payment-links/upload-image/${String(link.id)}`);
+			expect(req.files[0].data.equals(Buffer.from(PNG_BASE64, 'base64'))).toBe(true);
+			await openNode('Upload', 'parameter-input-binaryPropertyName');
+			await waitFor('the image in the output', async () => ((await page.locator('[data-test-id=ndv]').innerText()).includes('cover.png') ? true : undefined));
+			await shot('editor-upload-image.png');
+			await closeNode();
 		}, 120_000);
 	},
 );

@@ -11,7 +11,7 @@ import path from 'node:path';
 
 import axios from 'axios';
 
-import { DATA_CREDENTIAL_ID, exampleValues, loadExamples } from '../support/demo';
+import { DATA_CREDENTIAL_ID, demoExamples } from '../support/demo';
 import { DEFAULT_OWNER, sleep } from '../support/n8n';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
@@ -45,7 +45,8 @@ beforeAll(async () => {
 	ctx = await prepareN8n();
 	const { n8n, sim } = ctx;
 	await n8n.importCredentials([{ ...dataCredential(sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
-	const example = loadExamples(exampleValues(sim, mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-poll-')))).find(
+	// As the demo has it: the messages go to the simulator's inbox (the example's summaryUrl setting).
+	const example = demoExamples(sim, mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-poll-'))).find(
 		(w) => w.id === WORKFLOW_ID,
 	) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
 	const trigger = example.nodes.find((n) => n.name === TRIGGER)!;

@@ -194,7 +194,7 @@ describe('Movement: Get Many', () => {
 		const both = await run('movement', { filters: { omitDebit: true, omitCredit: true } });
 		expect(both.error?.message).toContain('Omit Debits and Omit Credits cannot both be on');
 		const bad = await run('movement', { output: 'summary', filters: { endValue: -1 } });
-		expect(bad.error?.message).toContain('Max Value (Cents) must be a whole, non-negative number of cents');
+		expect(bad.error?.message).toContain('Value To (Cents) must be a whole, non-negative number of cents');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

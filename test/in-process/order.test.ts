@@ -56,7 +56,7 @@ function chargeParameters(overrides: Record<string, unknown> = {}): Record<strin
 		payments: {
 			payment: [
 				{
-					method: 'credit_card',
+					method: 'credit-card',
 					numberInstallments: 3,
 					valueInCents: 9980,
 					creditCard: {
@@ -121,7 +121,7 @@ describe('Order: Create Charge', () => {
 			metadata: [{ key: 'campaign', value: 'spring' }],
 			payments: [
 				{
-					method: 'credit_card',
+					method: 'credit-card',
 					numberInstallments: 3,
 					valueInCents: 9980,
 					creditCard: {
@@ -180,6 +180,45 @@ describe('Order: Create Charge', () => {
 		expect((order.orderBuyer as JsonObject).customerId).toBe(customer.id);
 	});
 
+	it("an item's Payment Link is a locator (From list or By ID); a plain ID saved before it was one is read the same", async () => {
+		const link = sim().state.col('paymentLinks').find((l) => l._businessId === sim().credentials.businessId)!;
+		const item = (paymentLinkId: unknown) => ({
+			items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990, paymentLinkId }] },
+		});
+		for (const value of [{ __rl: true, mode: 'list', value: link.id }, { __rl: true, mode: 'id', value: link.id }, link.id]) {
+			sim().clearRequests();
+			const { error } = await run('createCharge', chargeParameters(item(value)));
+			expect(error).toBeUndefined();
+			expect((sim().apiRequests[0].body as JsonObject).items).toEqual([
+				{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990, paymentLinkId: link.id },
+			]);
+		}
+		sim().clearRequests();
+		const { error } = await run('createCharge', chargeParameters(item({ __rl: true, mode: 'id', value: '../x' })));
+		expect(error?.message).toBe('Items 1: Payment Link "../x" is not a valid ID (letters, digits, "-" and "_" only, at most 128)');
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('sends the card only for methods that can carry one: not for pix, yes for debit-card and for a method given by expression', async () => {
+		const card = { values: { token: 'tok_card_9z8y', expiresAtMonth: 6, expiresAtYear: 2032 } };
+		const sent = async (method: string) => {
+			sim().clearRequests();
+			const { error } = await run(
+				'createCharge',
+				chargeParameters({ payments: { payment: [{ method, valueInCents: 9980, creditCard: card }] } }),
+			);
+			expect(error).toBeUndefined();
+			return (sim().apiRequests[0].body as { payments: JsonObject[] }).payments;
+		};
+		expect(await sent('pix')).toEqual([{ method: 'pix', numberInstallments: 1, valueInCents: 9980 }]);
+		// n8n fills in the card's defaults (Flag: visa) as the editor does.
+		const cardSent = { token: 'tok_card_9z8y', flag: 'visa', expiresAtMonth: 6, expiresAtYear: 2032 };
+		expect(await sent('debit-card')).toEqual([{ method: 'debit-card', numberInstallments: 1, valueInCents: 9980, creditCard: cardSent }]);
+		expect(await sent('={{ "wallet-card" }}')).toEqual([
+			{ method: 'wallet-card', numberInstallments: 1, valueInCents: 9980, creditCard: cardSent },
+		]);
+	});
+
 	it('an unknown buyer customer is refused by the platform (400), explained', async () => {
 		const before = ordersOfPrimary().length;
 		const { error } = await run(
@@ -219,15 +258,24 @@ describe('Order: Create Charge', () => {
 		],
 		[
 			'card without token',
-			{ payments: { payment: [{ method: 'credit_card', valueInCents: 100, creditCard: { values: { flag: 'visa', expiresAtMonth: 1, expiresAtYear: 2030 } } }] } },
-			'Payments 1: Credit Card Token is required when a card is given',
+			{ payments: { payment: [{ method: 'credit-card', valueInCents: 100, creditCard: { values: { flag: 'visa', expiresAtMonth: 1, expiresAtYear: 2030 } } }] } },
+			'Payments 1: Card Token is required when a card is given',
 		],
-		['item without name', { items: { item: [{ quantity: 1, priceInCents: 100 }] } }, 'Items 1: Name is required'],
+		// Name is a required field: left empty by an expression it is refused here (left empty by
+		// hand, n8n refuses the workflow itself, see below).
+		['item name empty by expression', { items: { item: [{ name: '={{ "  " }}', quantity: 1, priceInCents: 100 }] } }, 'Items 1: Name is required'],
 		['bad JSON', { additionalFields: { extraFields: '[1,2]' } }, 'Extra Fields (JSON) must be a JSON object'],
 	])('bad input (%s) is refused naming the field, before any request', async (_case, overrides, message) => {
 		const { error } = await run('createCharge', chargeParameters(overrides));
 		expect(error?.name).toBe('NodeOperationError');
 		expect(error?.message).toContain(message);
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it('an item without a Name is a workflow issue: n8n refuses to run it, nothing is sent', async () => {
+		await expect(run('createCharge', chargeParameters({ items: { item: [{ quantity: 1, priceInCents: 100 }] } }))).rejects.toThrow(
+			'The workflow has issues and cannot be executed',
+		);
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 
@@ -258,6 +306,76 @@ describe('Order: Create Charge', () => {
 		);
 		expect(option?.action).toMatch(/charge a buyer/i);
 		expect(option?.description).toContain('Charge the buyer: creates an order and collects payment. Not a simulation.');
+	});
+});
+
+describe('Order: Create Charge in the editor', () => {
+	async function chargeProperty(name: string) {
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { nodeTypes } = await loadPackage();
+		const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1);
+		return type.description.properties.find(
+			(p) => p.name === name && p.displayOptions?.show?.operation?.includes('createCharge'),
+		) as unknown as { options: Array<{ values: Array<Record<string, unknown>> }> } & Record<string, unknown>;
+	}
+
+	it('lists the fields an item cannot do without first, required; the payment link is a locator', async () => {
+		const [item] = (await chargeProperty('items')).options;
+		expect(item.values.map((v) => [v.name, v.required === true])).toEqual([
+			['name', true],
+			['quantity', true],
+			['priceInCents', true],
+			['commissionedParticipants', false],
+			['description', false],
+			['externalReferenceId', false],
+			['imageReference', false],
+			['paymentLinkId', false],
+		]);
+		const link = item.values.find((v) => v.name === 'paymentLinkId')!;
+		expect(link.type).toBe('resourceLocator');
+		expect((link.modes as Array<{ name: string; typeOptions?: { searchListMethod?: string } }>).map((m) => m.name)).toEqual(['list', 'id']);
+		expect((link.modes as Array<{ typeOptions?: { searchListMethod?: string } }>)[0].typeOptions?.searchListMethod).toBe('searchPaymentLinks');
+	});
+
+	it("offers the spec's payment methods as a list, and shows the card fields only for card methods", async () => {
+		const [payment] = (await chargeProperty('payments')).options;
+		expect(payment.values.map((v) => [v.name, v.required === true])).toEqual([
+			['method', true],
+			['valueInCents', true],
+			['creditCard', false],
+			['numberInstallments', false],
+		]);
+		const method = payment.values[0];
+		expect(method.type).toBe('options');
+		expect((method.options as Array<{ value: string }>).map((o) => o.value).sort()).toEqual(
+			['bank-billet', 'credit-card', 'crypto', 'debit-card', 'pix'],
+		);
+		expect(method.noDataExpression).toBeUndefined();
+		expect(method.default).toBe('pix');
+		const card = payment.values.find((v) => v.name === 'creditCard')!;
+		expect(card.displayOptions).toEqual({ hide: { method: ['bank-billet', 'crypto', 'pix'] } });
+		const cardValues = (card.options as Array<{ values: Array<{ name: string; required?: boolean }> }>)[0].values;
+		expect(cardValues.filter((v) => v.required).map((v) => v.name)).toEqual(['token', 'expiresAtMonth', 'expiresAtYear']);
+	});
+
+	it('reads top to bottom: notice, buyer, items, payments, then the optional parts', async () => {
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { nodeTypes } = await loadPackage();
+		const names = nodeTypes
+			.getByNameAndVersion(ACTION_TYPE, 1)
+			.description.properties.filter((p) => p.displayOptions?.show?.operation?.includes('createCharge'))
+			.map((p) => p.name);
+		expect(names).toEqual([
+			'chargeNotice',
+			'buyerName',
+			'buyerEmail',
+			'items',
+			'payments',
+			'buyerDetails',
+			'businessId',
+			'metadata',
+			'additionalFields',
+		]);
 	});
 });
 
@@ -295,7 +413,7 @@ describe('Order: Get', () => {
 		expect(items[0].json).toMatchObject({
 			status: 'pending',
 			orderBuyer: { email: 'lucas.ferreira@mail.example' },
-			payments: [{ method: 'credit_card', valueInCents: 9980, creditCard: { last4Numbers: '4242', flag: 'visa' } }],
+			payments: [{ method: 'credit-card', valueInCents: 9980, creditCard: { last4Numbers: '4242', flag: 'visa' } }],
 		});
 		expect(items[0].json.statusHistory).toEqual([{ status: 'pending', date: order.date }]);
 	});

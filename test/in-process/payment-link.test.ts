@@ -1,5 +1,5 @@
 import axios from 'axios';
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runNode } from '../support/harness/n8n';
 import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../support/helpers/reads';
@@ -25,10 +25,15 @@ const JPEG = Buffer.concat([
 	Buffer.from([0xff, 0xd9]),
 ]);
 
-async function run(operation: string, parameters: Record<string, unknown>, input?: INodeExecutionData[]) {
+async function run(
+	operation: string,
+	parameters: Record<string, unknown>,
+	input?: INodeExecutionData[],
+	settings?: Record<string, unknown>,
+) {
 	return await runNode(
 		{ parameters: { resource: 'paymentLink', operation, ...parameters } as never },
-		{ credentials: dataCredentials(sim()), input },
+		{ credentials: dataCredentials(sim()), input, settings: settings as IDataObject | undefined },
 	);
 }
 
@@ -353,6 +358,60 @@ describe('Payment Link: Upload Image', () => {
 		expect(error?.message).toBe('Payment link already has sales; its image can no longer be changed');
 		expect(error?.description).toContain('This payment link already has a sale, so the platform no longer allows changing its image.');
 		expect(stored(link.id)?.image).toBeNull();
+	});
+
+	/** An item as n8n 2.x's combined binary mode hands it on: the file under the JSON's `_files`, no binary. */
+	function combinedItem(data: Buffer, mimeType: string, fileName: string, property = 'data'): INodeExecutionData[] {
+		return [{ json: { orderRef: 'x-1', _files: { [property]: { data: data.toString('base64'), mimeType, fileName } } } }];
+	}
+
+	async function uploadedFile(parameters: Record<string, unknown>, input: INodeExecutionData[], settings?: Record<string, unknown>) {
+		const link = freshLink(11);
+		sim().clearRequests();
+		const { items, error } = await run('uploadImage', { paymentLinkId: byId(link.id), ...parameters }, input, settings);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toEqual(stored(link.id)!.image);
+		const [file, ...more] = sim().apiRequests[0].files;
+		expect(more).toHaveLength(0);
+		return file;
+	}
+
+	it("takes the file object of n8n 2.x's combined binary mode (`_files`) by the same field name", async () => {
+		const file = await uploadedFile({}, combinedItem(PNG, 'image/png', 'cover.png'), { binaryMode: 'combined' });
+		expect([file.field, file.filename, file.contentType]).toEqual(['picture', 'cover.png', 'image/png']);
+		expect(file.data.equals(PNG)).toBe(true);
+	});
+
+	it('takes a `_files` path, or the file object given by expression', async () => {
+		const byPath = await uploadedFile(
+			{ binaryPropertyName: '_files.photo' },
+			combinedItem(JPEG, 'image/jpeg', 'team.jpg', 'photo'),
+			{ binaryMode: 'combined' },
+		);
+		expect(byPath.data.equals(JPEG)).toBe(true);
+		const byExpression = await uploadedFile(
+			{ binaryPropertyName: '={{ $json._files.photo }}' },
+			combinedItem(JPEG, 'image/jpeg', 'team.jpg', 'photo'),
+			{ binaryMode: 'combined' },
+		);
+		expect([byExpression.filename, byExpression.data.equals(JPEG)]).toEqual(['team.jpg', true]);
+	});
+
+	it('in a combined-mode workflow whose files stayed binary (memory mode), still takes the binary field', async () => {
+		const file = await uploadedFile({}, binaryItem(PNG, 'image/png', 'cover.png'), { binaryMode: 'combined' });
+		expect(file.data.equals(PNG)).toBe(true);
+	});
+
+	it('names the files it can see, binary fields and `_files` entries, when the named one is missing', async () => {
+		const link = freshLink(10);
+		const input = [{ json: { _files: { scan: { data: PNG.toString('base64'), mimeType: 'image/png' } } }, binary: binaryItem(PNG, 'image/png', 'a.png', 'file')[0].binary }];
+		const { error } = await run('uploadImage', { paymentLinkId: byId(link.id) }, input, { binaryMode: 'combined' });
+		expect(error?.message).toBe('Input Binary Field: the input item has no binary field "data" (it has: file, _files.scan)');
+		const typed = await run('uploadImage', { paymentLinkId: byId(link.id) }, combinedItem(Buffer.from('GIF89a'), 'image/gif', 'a.gif'), {
+			binaryMode: 'combined',
+		});
+		expect(typed.error?.message).toBe('Input Binary Field "data" is a image/gif; the platform accepts only PNG, JPEG or JPG images');
+		expect(sim().apiRequests).toHaveLength(0);
 	});
 
 	it.each([

@@ -169,11 +169,11 @@ describe('Subscription: Get Many', () => {
 
 	it('bad amounts and ranges are refused, naming the field, before any request', async () => {
 		const negative = await run('getMany', { filters: { initialValue: -5 } });
-		expect(negative.error?.message).toContain('Min Recurrence Value (Cents) must be a whole, non-negative number of cents');
+		expect(negative.error?.message).toContain('Recurrence Value From (Cents) must be a whole, non-negative number of cents');
 		const fraction = await run('getMany', { filters: { endValue: 12.5 } });
-		expect(fraction.error?.message).toContain('Max Recurrence Value (Cents) must be a whole');
+		expect(fraction.error?.message).toContain('Recurrence Value To (Cents) must be a whole');
 		const inverted = await run('getMany', { filters: { initialValue: 5000, endValue: 100 } });
-		expect(inverted.error?.message).toContain('Min Recurrence Value (Cents) must not be after Max Recurrence Value (Cents)');
+		expect(inverted.error?.message).toContain('Recurrence Value From (Cents) must not be after Recurrence Value To (Cents)');
 		const status = await run('getMany', { filters: { status: 'paused' } });
 		expect(status.error?.message).toContain('Status must be one of');
 		expect(sim().apiRequests).toHaveLength(0);

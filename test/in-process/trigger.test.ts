@@ -285,6 +285,49 @@ describe('Trigger: activation (create / checkExists)', () => {
 	});
 });
 
+describe('Trigger: activation behind a proxy (WEBHOOK_URL)', () => {
+	async function harness(webhookBaseUrl: string, baseUrl?: string) {
+		const h = await TriggerHarness.start({
+			parameters: { events: ['order.paid'] },
+			credentials: dataCredentials(sim(), baseUrl ? { baseUrl } : {}),
+			listen: false,
+			webhookBaseUrl,
+		});
+		harnesses.push(h);
+		return h;
+	}
+
+	it.each(['http://localhost:5678/webhook', 'http://127.0.0.1:5678/webhook', 'http://[::1]:5678/webhook', 'http://n8n.localhost/webhook'])(
+		'refuses to register %s for a platform that is not local, telling to set WEBHOOK_URL; nothing is sent',
+		async (webhookBaseUrl) => {
+			const h = await harness(webhookBaseUrl, 'https://api.sales-platform.example');
+			const refusal = await h.create().then(
+				() => undefined,
+				(error: Error & { description?: string }) => error,
+			);
+			expect(refusal?.name).toBe('NodeOperationError');
+			expect(refusal?.message).toMatch(/^n8n's webhook URL \(http:\/\/[^)]+\) points at this machine, so the platform at https:\/\/api\.sales-platform\.example could not deliver events to it\. Set WEBHOOK_URL to the public address of n8n and restart n8n\.$/);
+			expect(refusal?.description).toContain('WEBHOOK_URL=https://n8n.example.com/');
+			expect(h.nodeStaticData).toEqual({});
+			// n8n asks checkExists first on every activation: it refuses the same way, before any request.
+			await expect(h.checkExists()).rejects.toThrow(/Set WEBHOOK_URL to the public address of n8n/);
+			expect(sim().apiRequests).toHaveLength(0);
+		},
+	);
+
+	it('registers a local URL for a local platform (both on this machine), and a public URL for any platform', async () => {
+		const local = await harness('http://localhost:5678/webhook');
+		await local.create();
+		const publicUrl = await harness('https://n8n.example.com/webhook');
+		await publicUrl.create();
+		const urls = sim()
+			.requestsTo('POST', '/webhooks')
+			.map((r) => ((r.body as IDataObject).dispatchers as IDataObject[])[0].url);
+		expect(urls).toEqual([local.url(), publicUrl.url()]);
+		expect(urls[0]).toMatch(/^http:\/\/localhost:5678\/webhook\//);
+	});
+});
+
 describe('Trigger: deactivation (delete)', () => {
 	it('DELETEs /webhooks/delete/{id} (KEYS only), clears the static data, and tolerates a webhook already gone', async () => {
 		const h = await trigger({ events: ['order.paid'] });

@@ -142,7 +142,7 @@ const handRows: HandRow[] = [
 	},
 	{
 		op: 'movement.getMany',
-		field: 'Min Value (Cents)',
+		field: 'Value From (Cents)',
 		what: "'ten' by expression",
 		change: {},
 		paths: [[['filters', 'initialValue'], '={{ "ten" }}']],

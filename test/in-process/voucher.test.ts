@@ -168,3 +168,22 @@ describe('Voucher: Cancel Redemption', () => {
 		expect(error?.description).toContain('No voucher with this ID exists');
 	});
 });
+
+describe('Voucher: warnings in the panel', () => {
+	it('Redeem and Cancel Redemption open with a notice that the 15-minute window makes a redemption final; Get by Code has none', async () => {
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { nodeTypes } = await loadPackage();
+		const properties = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1).description.properties;
+		const panel = (operation: string) =>
+			properties.filter((p) => p.displayOptions?.show?.resource?.includes('voucher') && p.displayOptions?.show?.operation?.includes(operation));
+		for (const operation of ['redeem', 'cancelRedemption']) {
+			const [first, second] = panel(operation);
+			expect(first.type).toBe('notice');
+			expect(first.displayName).toMatch(/15 minutes/);
+			expect(second.name).toBe('voucherId');
+		}
+		expect(panel('redeem')[0].displayName).toMatch(/cannot be used again/);
+		expect(panel('cancelRedemption')[0].displayName).toMatch(/cannot be undone/);
+		expect(panel('getByCode').some((p) => p.type === 'notice')).toBe(false);
+	});
+});

@@ -299,7 +299,7 @@ describe('Webhook: Get Many', () => {
 			{ parameters: { resource: 'webhook', operation: 'getMany', filters: { initialDate: 'yesterday-ish' } } },
 			{ credentials: dataCredentials(sim()) },
 		);
-		expect(error?.message).toContain('Initial Date must be a date');
+		expect(error?.message).toContain('Created After must be a date');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 });

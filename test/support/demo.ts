@@ -16,7 +16,8 @@ import axios from 'axios';
 
 import type { Simulator } from './simulator/server';
 import { IDENTITY_PREFIX, PLAIN_USER } from './simulator/routes/identity';
-import { vouchersOf } from './simulator/routes/vouchers';
+import { addMovements } from './simulator/routes/financials';
+import { addVoucher, vouchersOf } from './simulator/routes/vouchers';
 import { startSimulator } from './simulator/server';
 import { DEFAULT_OWNER, ensureN8n, freePort, N8nInstance, packPackage, REPO_DIR, sleep } from './n8n';
 
@@ -60,29 +61,60 @@ async function portOr(preferred: number | undefined, fallback: number): Promise<
 	}
 }
 
-/**
- * Reads the example workflows and fills their placeholders: {{FILES_DIR}} (where the finance
- * example writes), {{SAMPLE_VOUCHER_CODE}}, {{SUMMARY_URL}} (where the shop example posts).
- */
-export function loadExamples(values: Record<string, string>): Array<Record<string, unknown>> {
+/** The example month of the finance workflow, and the sample code of the marketing workflow. */
+export const EXAMPLE_MONTH = '2025-06';
+export const SAMPLE_VOUCHER_CODE = 'WELCOME-SAMPLE';
+/** Movements the demo adds to the example month: enough that Return All visibly pages. */
+export const DEMO_MONTH_MOVEMENTS = 3000;
+
+type Workflow = Record<string, unknown> & { id: string; nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
+
+/** The example workflows exactly as shipped in examples/workflows (no placeholders to fill). */
+export function loadExamples(): Workflow[] {
 	return readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((f) => {
-			let text = readFileSync(path.join(EXAMPLES_DIR, f), 'utf8');
-			for (const [key, value] of Object.entries(values)) text = text.split(`{{${key}}}`).join(value);
-			return JSON.parse(text) as Record<string, unknown>;
-		});
+		.map((f) => JSON.parse(readFileSync(path.join(EXAMPLES_DIR, f), 'utf8')) as Workflow);
 }
 
-/** An unredeemed voucher code of the primary business, for the marketing example. */
-export function sampleVoucherCode(sim: Simulator): string {
-	const voucher = vouchersOf(sim, sim.credentials.businessId).find((v) => v.status !== 'redeemed');
-	return String(voucher?.code ?? 'NO-VOUCHER');
+/** Sets a field of a workflow's "Settings" node, as the README tells users to. */
+export function setSetting(workflow: Workflow, field: string, value: string): void {
+	const settings = workflow.nodes.find((n) => n.name === 'Settings');
+	const assignments = (settings?.parameters.assignments as { assignments?: Array<{ name: string; value: unknown }> } | undefined)
+		?.assignments;
+	const entry = assignments?.find((a) => a.name === field);
+	if (!entry) throw new Error(`${String(workflow.name)} has no setting "${field}"`);
+	entry.value = value;
 }
 
-export function exampleValues(sim: Simulator, filesDir: string): Record<string, string> {
-	return { FILES_DIR: filesDir, SAMPLE_VOUCHER_CODE: sampleVoucherCode(sim), SUMMARY_URL: `${sim.url}/__sim/inbox` };
+/** The example that tells the finance team about new refund requests (a polling trigger). */
+export const REFUNDS_WORKFLOW_ID = 'spExampleRefunds';
+
+/**
+ * The examples as the demo runs them: the finance export writes into `filesDir`, the shop and
+ * the refund messages are posted to the simulator's inbox (the settings the README explains).
+ */
+export function demoExamples(sim: Simulator, filesDir: string): Workflow[] {
+	const examples = loadExamples();
+	setSetting(examples.find((w) => w.id === 'spExampleFinance')!, 'folder', filesDir);
+	for (const id of [SHOP_WORKFLOW_ID, REFUNDS_WORKFLOW_ID]) {
+		setSetting(examples.find((w) => w.id === id)!, 'summaryUrl', `${sim.url}/__sim/inbox`);
+	}
+	return examples;
+}
+
+/**
+ * The demo's data on top of the simulator's seed: a few thousand movements in the example month
+ * (so that Return All walks many pages and Max Concurrent Requests shows), and the sample code.
+ */
+export function seedDemoData(sim: Simulator): void {
+	const businessId = sim.credentials.businessId;
+	const [year, month] = EXAMPLE_MONTH.split('-').map(Number);
+	addMovements(sim, businessId, DEMO_MONTH_MOVEMENTS, {
+		from: new Date(Date.UTC(year, month - 1, 1)).toISOString(),
+		to: new Date(Date.UTC(year, month, 1)).toISOString(),
+	});
+	if (!vouchersOf(sim, businessId).some((v) => v.code === SAMPLE_VOUCHER_CODE)) addVoucher(sim, businessId, SAMPLE_VOUCHER_CODE);
 }
 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
@@ -100,6 +132,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	mkdirSync(filesDir, { recursive: true });
 
 	const sim = await startSimulator({ port: await portOr(options.simulatorPort, 4010), size: 300 });
+	seedDemoData(sim);
 	log(`Platform simulator: ${sim.url}`);
 
 	const n8n = new N8nInstance(path.join(dataDir, 'n8n'));
@@ -118,8 +151,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 			data: { identityUrl, username: PLAIN_USER.username, password: PLAIN_USER.password, fingerprint: 'n8n-demo-device' },
 		},
 	]);
-	const examples = loadExamples(exampleValues(sim, filesDir));
-	await n8n.importWorkflows(examples);
+	await n8n.importWorkflows(demoExamples(sim, filesDir));
 	await n8n.publish(SHOP_WORKFLOW_ID);
 	log(`Starting n8n ${'2.8.4'} on ${n8n.baseUrl} ...`);
 	await n8n.start();
@@ -192,13 +224,20 @@ export async function main() {
   Simulator       ${sim.url}  (credentials "Sales & Payments (simulator)" point here)
 
   Workflows:
-    - Finance: export a month of movements to CSV   (open it, Execute workflow; files land in ${demo.filesDir})
-    - Marketing: look up and redeem a voucher code  (Execute workflow uses a sample code, or POST
-      {"code": "..."} to ${n8n.baseUrl}/webhook/redeem-voucher once you activate it)
+    - Finance: export a month of movements to CSV   (Execute workflow: Return All pages through the
+      ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH}; the CSV lands in ${demo.filesDir})
+    - Marketing: look up and redeem a voucher code  (Execute workflow redeems the sample code
+      ${SAMPLE_VOUCHER_CODE}; a second run shows the "already redeemed" answer. Activated, it answers
+      POST ${n8n.baseUrl}/webhook/redeem-voucher {"code": "..."})
     - Shop: on order.paid, get the order and post a summary  (ACTIVE: a paid order arrives every 10 s;
       see its executions, and the summaries at ${sim.url}/__sim/inbox)
     - Finance: tell the finance team about new refund requests  (a polling trigger: activate it, then
       POST {} to ${sim.url}/__sim/records/refunds; the message lands in the same inbox within a minute)
+
+  Your edits are saved: workflows, credentials and executions you change in n8n stay while the demo
+  runs (in ${n8n.userFolder}). Restarting \`npm run demo\` resets everything: that folder is recreated
+  with the example workflows as shipped, and the simulator's data (orders, vouchers, movements...)
+  starts again from its seed. Download a workflow (... > Download) to keep your changes.
 
   Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
 `);

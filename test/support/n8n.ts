@@ -8,7 +8,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -387,6 +387,15 @@ export class N8nInstance {
 
 	async importWorkflows(workflows: unknown[]): Promise<void> {
 		await this.importJson('workflow', workflows);
+	}
+
+	/** Imports workflow files byte for byte as they are (as *Import from File* reads them). */
+	async importWorkflowFiles(files: string[]): Promise<void> {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-import-files-'));
+		for (const file of files) copyFileSync(file, path.join(dir, path.basename(file)));
+		const result = await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
+		rmSync(dir, { recursive: true, force: true });
+		if (result.code !== 0) throw new Error(`n8n import:workflow failed: ${result.stdout}\n${result.stderr}`);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { requestOptionsField } from './requestOptions';
+import { decimalAmountsField } from './simplify';
 import type { OperationDef, ResourceDef } from './types';
 
 function withShow(prop: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
@@ -11,6 +12,31 @@ function withShow(prop: INodeProperties, show: IDisplayOptions['show']): INodePr
 			show: { ...(prop.displayOptions?.show ?? {}), ...show },
 		},
 	};
+}
+
+/**
+ * What the package does, in one sentence. n8n's node picker shows the action node and the
+ * trigger as ONE entry ("Sales & Payments", with the trigger's events among its actions) and
+ * gives that entry the trigger's description, so both nodes carry this same sentence: the entry
+ * then describes the action node, not only its trigger.
+ */
+export const PACKAGE_DESCRIPTION =
+	'Products, subscriptions, refunds, orders, charges, customers, payment links, pixels, vouchers, financials, webhooks and identity of the Sales & Payments Platform';
+
+/**
+ * The node's subtitle on the canvas as people read it, e.g. `Get Many: Movement`: an n8n
+ * expression that looks the operation and resource values up by name (falling back to the value).
+ */
+export function subtitleOf(resources: ResourceDef[]): string {
+	const resourceNames: Record<string, string> = {};
+	const operationNames: Record<string, string> = {};
+	for (const resource of resources) {
+		resourceNames[resource.value] = resource.name;
+		for (const op of resource.operations) operationNames[`${resource.value}:${op.value}`] = op.name;
+	}
+	const operation = `(${JSON.stringify(operationNames)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"])`;
+	const resource = `(${JSON.stringify(resourceNames)}[$parameter["resource"]] || $parameter["resource"])`;
+	return `={{ ${operation} + ": " + ${resource} }}`;
 }
 
 /** The resource selector, one operation selector per resource, and every operation's fields. */
@@ -47,7 +73,8 @@ export function describeResources(resources: ResourceDef[]): INodeProperties[] {
 	for (const resource of resources) {
 		for (const op of resource.operations) {
 			const show = { resource: [resource.value], operation: [op.value] };
-			props.push(...op.properties.map((p) => withShow(p, show)));
+			const fields = op.amounts ? [...op.properties, decimalAmountsField] : op.properties;
+			props.push(...fields.map((p) => withShow(p, show)));
 		}
 	}
 	props.push(requestOptionsField);

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { listAll, listProperties } from './pagination';
+
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';
 import {
@@ -89,6 +91,33 @@ export const ORDER_DIRECTIONS: INodePropertyOptions[] = [
 	{ name: 'Ascending', value: 'ASC' },
 	{ name: 'Descending', value: 'DESC' },
 ];
+
+/** The documented date and amount ranges of the POST filters: from must not be after to. */
+export const DATE_AND_VALUE_RANGES: Array<[string, string]> = [
+	['initialDate', 'endDate'],
+	['initialValue', 'endValue'],
+];
+
+/** The created/updated date ranges of the GET lists (customers, refund requests). */
+export const CREATED_UPDATED_RANGES: Array<[string, string]> = [
+	['createdAfter', 'createdBefore'],
+	['updatedAfter', 'updatedBefore'],
+];
+
+/** Query keys of those date ranges: the platform reads them literally, brackets included. */
+export const CREATED_UPDATED_QUERY_KEYS: Record<string, string> = {
+	createdAfter: 'createdAt[startsAt]',
+	createdBefore: 'createdAt[endsAt]',
+	updatedAfter: 'updatedAt[startsAt]',
+	updatedBefore: 'updatedAt[endsAt]',
+};
+
+/** The set filter values under the query keys that name them. */
+export function toQuery(values: IDataObject, keys: Record<string, string>): IDataObject {
+	const qs: IDataObject = {};
+	for (const [name, key] of Object.entries(keys)) if (values[name] !== undefined) qs[key] = values[name];
+	return qs;
+}
 
 /** A collection (Filters, Options) made of filter fields, listed alphabetically. */
 export function filterCollection(
@@ -201,3 +230,29 @@ export function readSortedFilterBody(
 	if (Object.keys(orderBy).length) body.orderBy = orderBy;
 	return body;
 }
+
+/**
+ * A POST filter list whose date and amount ranges and sort options are documented alike
+ * (subscriptions, withdraw requests): its properties, and its records for item `i`.
+ */
+export const sortedFilterList = {
+	properties(filterFields: FilterField[], sortFields: FilterField[], extra: INodeProperties[] = []): INodeProperties[] {
+		return [
+			...listProperties,
+			...extra,
+			filterCollection(filterFields),
+			filterCollection(sortFields, 'options', 'Options', 'Add option'),
+		];
+	},
+	async records(
+		this: IExecuteFunctions,
+		i: number,
+		path: string,
+		filterFields: FilterField[],
+		sortFields: FilterField[],
+	): Promise<IDataObject[]> {
+		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
+		const { items } = await listAll.call(this, i, { method: 'POST', path, business: true, body });
+		return items;
+	},
+};

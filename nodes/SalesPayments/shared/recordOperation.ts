@@ -17,6 +17,13 @@ export interface RecordOperationDef {
 	name: string;
 	action: string;
 	description: string;
+	/**
+	 * A warning shown at the top of the panel (an n8n notice), for operations whose effect
+	 * cannot be undone or only for a while: redeeming, cancelling a redemption.
+	 */
+	notice?: string;
+	/** A read whose answer may hold amounts in cents (adds Add Decimal Amounts). */
+	amounts?: boolean;
 	/** The ID field (a resource locator or a text field) and how it is named in errors. */
 	id: { property: INodeProperties; label: string; rule?: SegmentRule };
 	/** Further fields of the operation (update fields, Simplify, extra JSON...). */
@@ -49,7 +56,12 @@ export function recordOperation(def: RecordOperationDef): OperationDef {
 		name: def.name,
 		action: def.action,
 		description: def.description,
-		properties: [def.id.property, ...(def.properties ?? [])],
+		amounts: def.amounts,
+		properties: [
+			...(def.notice ? [{ displayName: def.notice, name: `${def.value}Notice`, type: 'notice' as const, default: '' }] : []),
+			def.id.property,
+			...(def.properties ?? []),
+		],
 		async execute(i) {
 			const id = requireId.call(this, def.id.property.name, i, def.id.label, def.id.rule);
 			const body = def.body?.call(this, i);

@@ -64,3 +64,16 @@ export function extraFieldsOption(what: string): INodeProperties {
 		description: `Further fields of the ${what} the platform accepts, as a JSON object. Sent as given; the fields set above win over the same keys.`,
 	};
 }
+
+/** The optional fields of a create (`additionalFields`) or the fields an update changes (`updateFields`). */
+export function fieldsCollection(kind: 'additional' | 'update', options: INodeProperties[]): INodeProperties {
+	const update = kind === 'update';
+	return {
+		displayName: update ? 'Update Fields' : 'Additional Fields',
+		name: update ? 'updateFields' : 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}

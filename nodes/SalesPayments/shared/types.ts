@@ -8,6 +8,11 @@ export interface OperationDef {
 	/** Sentence shown in the node's action list and to AI agents, e.g. "Get many products". */
 	action: string;
 	description: string;
+	/**
+	 * A read whose output may hold amounts in cents: the registry adds Add Decimal Amounts
+	 * (shared/simplify.ts) to its fields and the node applies it to every output record.
+	 */
+	amounts?: boolean;
 	/** Fields of this operation; the registry adds the resource/operation display conditions. */
 	properties: INodeProperties[];
 	/** Returns the JSON of the output item(s) for input item `i`. */
@@ -17,6 +22,6 @@ export interface OperationDef {
 export interface ResourceDef {
 	value: string;
 	name: string;
-	description?: string;
+	description: string;
 	operations: OperationDef[];
 }

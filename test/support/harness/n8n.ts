@@ -216,6 +216,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** The workflow's time zone setting (default UTC, so that dates without a zone read as UTC). */
 	timezone?: string;
+	/** Further workflow settings, e.g. `{ binaryMode: 'combined' }` (n8n 2.x keeps files under `_files`). */
+	settings?: IDataObject;
 }
 
 export interface RunResult {
@@ -261,7 +263,7 @@ export async function runNodes(specs: NodeSpec[], options: RunOptions): Promise<
 		connections,
 		nodeTypes,
 		active: false,
-		settings: { executionOrder: 'v1', timezone: options.timezone ?? 'UTC' },
+		settings: { executionOrder: 'v1', timezone: options.timezone ?? 'UTC', ...(options.settings ?? {}) },
 	});
 	const credentialsHelper = new CredentialsHelper(credentialTypes, { ...options.credentials });
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflow as never);

@@ -5,6 +5,7 @@ export const getBalance: OperationDef = {
 	value: 'getBalance',
 	name: 'Get Balance',
 	action: 'Get the balance of the business',
+	amounts: true,
 	description: 'Read the account, receivable, blocked and total funds (in cents) of the credential\'s business',
 	properties: [],
 	async execute(i) {

@@ -3,8 +3,8 @@ import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only commissions created at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only commissions created at or before this moment'),
+	filter.date('initialDate', 'Date From', 'Only commissions created at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only commissions created at or before this moment'),
 	filter.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. released'),
 ];
 
@@ -12,6 +12,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many commissions',
+	amounts: true,
 	description: 'List the commissions of the business',
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {

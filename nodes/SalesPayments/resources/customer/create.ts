@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/records';
+import { fieldsCollection, recordOf } from '../../shared/records';
 import { checkEmail, requireString } from '../../shared/validation';
 import { createRequiredProperties, customerOptions } from './descriptions';
 import { CHECK_CUSTOMERS, readCustomerBody } from './helpers';
@@ -14,14 +14,7 @@ export const create: OperationDef = {
 	description: 'Add a customer to the business',
 	properties: [
 		...createRequiredProperties,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: customerOptions(false),
-		},
+		fieldsCollection('additional', customerOptions(false)),
 	],
 	async execute(i) {
 		const name = requireString.call(this, 'name', i, 'Name');

@@ -1,8 +1,14 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import {
+	checkRanges,
+	CREATED_UPDATED_QUERY_KEYS,
+	CREATED_UPDATED_RANGES,
+	filter,
+	filterCollection,
+	readFilters,
+	toQuery,
+} from '../../shared/filters';
 
 const filterFields = [
 	filter.email('email', 'Email', 'Only the customer with this email address'),
@@ -13,16 +19,6 @@ const filterFields = [
 	filter.date('updatedBefore', 'Updated Before', 'Only customers updated at or before this moment'),
 ];
 
-/** Query keys of the filters: the platform reads the date keys literally, brackets included. */
-const QUERY_KEYS: Record<string, string> = {
-	email: 'email',
-	documentNumber: 'documentNumber',
-	createdAfter: 'createdAt[startsAt]',
-	createdBefore: 'createdAt[endsAt]',
-	updatedAfter: 'updatedAt[startsAt]',
-	updatedBefore: 'updatedAt[endsAt]',
-};
-
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -31,12 +27,8 @@ export const getMany: OperationDef = {
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const filters = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, filters, filterFields, [
-			['createdAfter', 'createdBefore'],
-			['updatedAfter', 'updatedBefore'],
-		]);
-		const qs: IDataObject = {};
-		for (const [name, key] of Object.entries(QUERY_KEYS)) if (filters[name] !== undefined) qs[key] = filters[name];
+		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
+		const qs = toQuery(filters, { email: 'email', documentNumber: 'documentNumber', ...CREATED_UPDATED_QUERY_KEYS });
 		const { items } = await listAll.call(this, i, { method: 'GET', path: '/customers/list', business: true, qs });
 		return items;
 	},

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { customerLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
-import { recordOf } from '../../shared/records';
+import { fieldsCollection, recordOf } from '../../shared/records';
 import { customerOptions } from './descriptions';
 import { explainCustomerNotFound, readCustomerBody } from './helpers';
 
@@ -13,14 +13,7 @@ export const update = recordOperation({
 	description: 'Change the fields of a customer; fields left out stay as they are',
 	id: { property: customerLocator('The customer to update'), label: 'Customer' },
 	properties: [
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: customerOptions(true),
-		},
+		fieldsCollection('update', customerOptions(true)),
 	],
 	// Headers not shown in the spec: business-id is sent because customers belong to a
 	// business (they are listed per business), as for Create.

@@ -4,14 +4,14 @@ import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { listAll, listProperties } from '../../shared/pagination';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only movements made at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only movements made at or before this moment'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only movements of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only movements of at most this amount, in cents'),
+	filter.date('initialDate', 'Date From', 'Only movements made at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only movements made at or before this moment'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
 	filter.text('subject', 'Subject', 'Only movements whose subject matches this text'),
 	filter.text('description', 'Description', 'Only movements whose description matches this text'),
 	filter.text('hash', 'Hash', 'Only the movement with this hash'),
@@ -47,15 +47,13 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many movements',
+	amounts: true,
 	description: 'Filter the financial movements (credits and debits) of the business, or sum them up',
 	properties: [outputField, ...recordListProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'records'), ['records', 'summary'], i, 'Output');
 		const body = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, body, filterFields, [
-			['initialDate', 'endDate'],
-			['initialValue', 'endValue'],
-		]);
+		checkRanges.call(this, i, body, filterFields, DATE_AND_VALUE_RANGES);
 		if (body.omitDebit === true && body.omitCredit === true) {
 			fieldError(this, 'Omit Debits and Omit Credits cannot both be on: no movement would match', i);
 		}

@@ -7,6 +7,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many offers of a product',
+	amounts: true,
 	description: 'List the offers (prices and conditions) of one product',
 	properties: [productLocator('The product whose offers to list'), ...listProperties],
 	async execute(i) {

@@ -9,6 +9,7 @@ export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get an order',
+	amounts: true,
 	description: 'Read one order of the business: buyer, items, payments and status',
 	id: {
 		property: {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/records';
+import { fieldsCollection, recordOf } from '../../shared/records';
 import { checkCents, requireString } from '../../shared/validation';
 import { createOptions, createRequiredProperties } from './descriptions';
 import { readLinkBody } from './helpers';
@@ -14,14 +14,7 @@ export const create: OperationDef = {
 	description: 'Create a payment link of the business, with its checkout, payment and redirect settings',
 	properties: [
 		...createRequiredProperties,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: createOptions,
-		},
+		fieldsCollection('additional', createOptions),
 	],
 	async execute(i) {
 		const name = requireString.call(this, 'name', i, 'Name');

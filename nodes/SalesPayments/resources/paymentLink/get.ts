@@ -7,6 +7,7 @@ export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a payment link',
+	amounts: true,
 	description: 'Read the details of one payment link',
 	id: { property: paymentLinkLocator('The payment link to read'), label: 'Payment Link' },
 	// Headers not shown in the spec: business-id is sent, as on every other payment link call.

@@ -5,6 +5,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many payment links',
+	amounts: true,
 	description: 'List the payment links of the business',
 	properties: [...listProperties],
 	async execute(i) {

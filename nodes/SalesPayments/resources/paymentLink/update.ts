@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { fieldsCollection } from '../../shared/records';
 
 import { paymentLinkLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
@@ -12,14 +13,7 @@ export const update = recordOperation({
 	description: 'Change the fields of a payment link. The platform refuses once the link has a sale.',
 	id: { property: paymentLinkLocator('The payment link to update'), label: 'Payment Link' },
 	properties: [
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: updateOptions,
-		},
+		fieldsCollection('update', updateOptions),
 	],
 	method: 'PATCH',
 	path: '/payment-links/{id}',

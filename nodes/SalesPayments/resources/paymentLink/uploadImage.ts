@@ -1,9 +1,11 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
 import { fieldError } from '../../shared/errors';
 import { paymentLinkLocator } from '../../shared/locators';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
-import { requireId, requireString } from '../../shared/validation';
+import { optionalText, requireId } from '../../shared/validation';
 import { explainLinkRefusal } from './helpers';
 
 /** The image formats the platform accepts (spec 4.8 and part 8): PNG, JPEG or JPG. */
@@ -11,6 +13,71 @@ const FORMATS = [
 	{ label: 'PNG', mimeTypes: ['image/png'], extension: 'png', magic: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
 	{ label: 'JPEG', mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'], extension: 'jpg', magic: [0xff, 0xd8, 0xff] },
 ] as const;
+
+/** Where n8n 2.x keeps an item's files in the workflows whose binary mode is "combined". */
+const FILES_KEY = '_files';
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A file as n8n holds it: its type, and its bytes inline (`data`) or in a store (`id`). */
+function isFile(value: unknown): value is IBinaryData {
+	return isRecord(value) && typeof value.mimeType === 'string' && ('data' in value || 'id' in value);
+}
+
+/** The value at a dotted path of the item's JSON (`_files.data`, `upload.picture`). */
+function atPath(json: IDataObject, path: string): unknown {
+	let value: unknown = json;
+	for (const key of path.split('.')) {
+		if (!isRecord(value)) return undefined;
+		value = value[key];
+	}
+	return value;
+}
+
+interface InputFile {
+	file: IBinaryData;
+	/** What to hand n8n's helpers for the bytes: the binary field's name, or the file itself. */
+	ref: string | IBinaryData;
+	/** How the file is named in messages. */
+	label: string;
+}
+
+/**
+ * The image of input item `i`, however n8n holds it:
+ * - a binary field name (`data`): the item's binary data, in the default, filesystem, database
+ *   and S3 binary modes;
+ * - in n8n 2.x workflows whose binary mode is "combined", the file object under the item's JSON
+ *   `_files` (the same name, or a path such as `_files.data`);
+ * - a file object given by expression (`{{ $json._files.data }}`, `{{ $binary.data }}`).
+ */
+function inputFile(ctx: IExecuteFunctions, i: number): InputFile {
+	const given = ctx.getNodeParameter('binaryPropertyName', i, 'data') as unknown;
+	if (isFile(given)) return { file: given, ref: given, label: 'The file given by expression' };
+	const name = optionalText(given);
+	if (name === undefined) fieldError(ctx, 'Input Binary Field is required', i);
+	const item = ctx.getInputData()[i];
+	const json = isRecord(item?.json) ? item.json : {};
+	const settings = typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings() : undefined;
+	const combined = (settings as { binaryMode?: string } | undefined)?.binaryMode === 'combined';
+	const label = `Input Binary Field "${name}"`;
+	const binary = item?.binary?.[name];
+	// By name where every n8n version reads it; by the file itself where n8n 2.x reads names as
+	// JSON paths (combined mode).
+	if (binary) return { file: binary, ref: combined ? binary : name, label };
+	const files = json[FILES_KEY];
+	const inFiles = isRecord(files) ? files[name] : undefined;
+	if (isFile(inFiles)) return { file: inFiles, ref: inFiles, label };
+	const inJson = atPath(json, name);
+	if (isFile(inJson)) return { file: inJson, ref: inJson, label };
+	const present = [
+		...Object.keys(item?.binary ?? {}),
+		...(isRecord(files) ? Object.keys(files).filter((k) => isFile(files[k])).map((k) => `${FILES_KEY}.${k}`) : []),
+	];
+	const has = present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)';
+	return fieldError(ctx, `Input Binary Field: the input item has no binary field "${name}"${has}`, i);
+}
 
 export const uploadImage: OperationDef = {
 	value: 'uploadImage',
@@ -26,38 +93,24 @@ export const uploadImage: OperationDef = {
 			type: 'string',
 			required: true,
 			default: 'data',
-			hint: 'The name of the input binary field containing the image to upload',
-			description: 'PNG, JPEG or JPG file, sent to the platform as the `picture` of the link',
+			hint: 'The name of the input binary field containing the image to upload (also found under _files in workflows that keep files in the JSON)',
+			description:
+				'PNG, JPEG or JPG file, sent to the platform as the `picture` of the link. Found by its binary field name in every binary data mode, under `_files` in workflows that keep files in the JSON (the same name, or a path such as _files.data), or given as a file object by expression.',
 		},
 	],
 	async execute(i) {
 		const id = requireId.call(this, 'paymentLinkId', i, 'Payment Link');
-		const property = requireString.call(this, 'binaryPropertyName', i, 'Input Binary Field');
-		const item = this.getInputData()[i];
-		if (!item?.binary?.[property]) {
-			const present = Object.keys(item?.binary ?? {});
-			const has = present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)';
-			fieldError(this, `Input Binary Field: the input item has no binary field "${property}"${has}`, i);
-		}
-		const binary = this.helpers.assertBinaryData(i, property);
-		const mimeType = String(binary.mimeType ?? '').split(';')[0].trim().toLowerCase();
+		const { file, ref, label } = inputFile(this, i);
+		const mimeType = String(file.mimeType ?? '').split(';')[0].trim().toLowerCase();
 		const format = FORMATS.find((f) => (f.mimeTypes as readonly string[]).includes(mimeType));
 		if (!format) {
-			fieldError(
-				this,
-				`Input Binary Field "${property}" is a ${mimeType || 'file of unknown type'}; the platform accepts only PNG, JPEG or JPG images`,
-				i,
-			);
+			fieldError(this, `${label} is a ${mimeType || 'file of unknown type'}; the platform accepts only PNG, JPEG or JPG images`, i);
 		}
-		const buffer = await this.helpers.getBinaryDataBuffer(i, property);
+		const buffer = await this.helpers.getBinaryDataBuffer(i, ref);
 		if (buffer.length < format.magic.length || !format.magic.every((byte, n) => buffer[n] === byte)) {
-			fieldError(
-				this,
-				`Input Binary Field "${property}" is labelled ${mimeType} but its content is not a ${format.label} image`,
-				i,
-			);
+			fieldError(this, `${label} is labelled ${mimeType} but its content is not a ${format.label} image`, i);
 		}
-		const fileName = binary.fileName?.trim() || `picture.${binary.fileExtension ?? format.extension}`;
+		const fileName = file.fileName?.trim() || `picture.${file.fileExtension ?? format.extension}`;
 		const form = new FormData();
 		form.append('picture', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
 		const data = await apiRequest.call(this, {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/records';
+import { fieldsCollection, recordOf } from '../../shared/records';
 import { requireString } from '../../shared/validation';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { readPixelBody } from './helpers';
@@ -16,14 +16,7 @@ export const create: OperationDef = {
 		{ ...platformProperty, required: true },
 		{ ...nameProperty, required: true },
 		{ ...trackingIdProperty, required: true },
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: [extraOption],
-		},
+		fieldsCollection('additional', [extraOption]),
 	],
 	async execute(i) {
 		const values: IDataObject = {

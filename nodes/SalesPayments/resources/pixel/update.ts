@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { pixelLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
-import { recordOf } from '../../shared/records';
+import { fieldsCollection, recordOf } from '../../shared/records';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { explainPixelNotFound, readPixelBody } from './helpers';
 
@@ -13,14 +13,7 @@ export const update = recordOperation({
 	description: 'Change the name, platform or platform pixel ID of a pixel',
 	id: { property: pixelLocator('The pixel to update'), label: 'Pixel' },
 	properties: [
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add field',
-			default: {},
-			options: [extraOption, nameProperty, platformProperty, trackingIdProperty],
-		},
+		fieldsCollection('update', [extraOption, nameProperty, platformProperty, trackingIdProperty]),
 	],
 	method: 'PATCH',
 	path: '/pixels/{id}',

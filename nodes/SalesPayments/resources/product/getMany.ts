@@ -3,38 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { PRODUCT_STATUS_OPTIONS, PRODUCT_TYPE_OPTIONS } from '../../shared/values';
 
 const filterFields = [
-	filter.option(
-		'status',
-		'Status',
-		[
-			{ name: 'Available', value: 'available' },
-			{ name: 'Draft', value: 'draft' },
-			{ name: 'Unavailable', value: 'unavailable' },
-		],
-		'Only products in this status',
-	),
-	filter.option(
-		'type',
-		'Type',
-		[
-			{ name: 'App', value: 'App' },
-			{ name: 'Community', value: 'Community' },
-			{ name: 'Consultancy', value: 'Consultancy' },
-			{ name: 'Downloadable File', value: 'Downloadable-File' },
-			{ name: 'E-Book', value: 'E-Book' },
-			{ name: 'Face-to-Face Event', value: 'Face-to-face-Event' },
-			{ name: 'Mentoring', value: 'Mentoring' },
-			{ name: 'Online Course', value: 'Online-Course' },
-			{ name: 'Online Event', value: 'Online-Event' },
-			{ name: 'Others', value: 'Others' },
-			{ name: 'Physical Product', value: 'Physical-Product' },
-			{ name: 'Services', value: 'Services' },
-			{ name: 'Subscription', value: 'Subscription' },
-		],
-		'Only products of this type',
-	),
+	filter.option('status', 'Status', PRODUCT_STATUS_OPTIONS, 'Only products in this status'),
+	filter.option('type', 'Type', PRODUCT_TYPE_OPTIONS, 'Only products of this type'),
 	filter.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
 	filter.date('createdAfter', 'Created After', 'Only products created at or after this moment'),
 	filter.date('createdBefore', 'Created Before', 'Only products created at or before this moment'),
@@ -54,6 +27,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many products',
+	amounts: true,
 	description: 'Filter the products of the business',
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {

@@ -1,9 +1,16 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { pick, simplifyField } from '../../shared/simplify';
-import { checkRanges, filter, filterCollection, ORDER_DIRECTIONS, readFilters } from '../../shared/filters';
+import {
+	checkRanges,
+	CREATED_UPDATED_QUERY_KEYS,
+	CREATED_UPDATED_RANGES,
+	filter,
+	filterCollection,
+	ORDER_DIRECTIONS,
+	readFilters,
+	toQuery,
+} from '../../shared/filters';
 
 /** The fields of a refund request most workflows use. */
 export const REFUND_SIMPLE_FIELDS = [
@@ -37,18 +44,11 @@ const optionFields = [
 	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending'),
 ];
 
-/** Query keys of the date filters: the platform reads them literally, brackets included. */
-const DATE_QUERY_KEYS: Record<string, string> = {
-	createdAfter: 'createdAt[startsAt]',
-	createdBefore: 'createdAt[endsAt]',
-	updatedAfter: 'updatedAt[startsAt]',
-	updatedBefore: 'updatedAt[endsAt]',
-};
-
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many refund requests',
+	amounts: true,
 	description: 'List the refund requests (order revert requests) of the business',
 	properties: [
 		...listProperties,
@@ -58,15 +58,9 @@ export const getMany: OperationDef = {
 	],
 	async execute(i) {
 		const filters = readFilters.call(this, i, filterFields);
-		checkRanges.call(this, i, filters, filterFields, [
-			['createdAfter', 'createdBefore'],
-			['updatedAfter', 'updatedBefore'],
-		]);
-		const options = readFilters.call(this, i, optionFields, 'options');
-		const qs: IDataObject = {};
-		for (const [name, key] of Object.entries(DATE_QUERY_KEYS)) if (filters[name] !== undefined) qs[key] = filters[name];
-		if (options.orderByField !== undefined) qs.orderByField = options.orderByField;
-		if (options.orderDirection !== undefined) qs.orderDirection = options.orderDirection;
+		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
+		// The sort options are query keys of their own name.
+		const qs = { ...toQuery(filters, CREATED_UPDATED_QUERY_KEYS), ...readFilters.call(this, i, optionFields, 'options') };
 		const { items } = await listAll.call(this, i, {
 			method: 'GET',
 			path: '/order-revert-requests/list',

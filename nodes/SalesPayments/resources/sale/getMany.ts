@@ -5,8 +5,8 @@ import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only sales made at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only sales made at or before this moment'),
+	filter.date('initialDate', 'Date From', 'Only sales made at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only sales made at or before this moment'),
 	filter.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
 	filter.email('email', 'Email', 'Only sales to the buyer with this email address'),
 	filter.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
@@ -21,6 +21,7 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many sales',
+	amounts: true,
 	description: 'Filter the sales of the business',
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {

@@ -4,5 +4,6 @@ import { getMany } from './getMany';
 export const sale: ResourceDef = {
 	value: 'sale',
 	name: 'Sale',
+	description: 'Sales of the business',
 	operations: [getMany],
 };

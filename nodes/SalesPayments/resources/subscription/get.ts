@@ -8,6 +8,7 @@ export const get = recordOperation({
 	value: 'get',
 	name: 'Get',
 	action: 'Get a subscription',
+	amounts: true,
 	description: 'Read one subscription with its recurrences',
 	id: { property: subscriptionLocator('The subscription to read'), label: 'Subscription' },
 	properties: [simplifyField],

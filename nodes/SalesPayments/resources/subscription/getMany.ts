@@ -1,49 +1,28 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
 import { simplifyField } from '../../shared/simplify';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
+import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
+import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
 
 const filterFields = [
 	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
 	filter.text('name', 'Name', 'Only subscriptions whose name matches this text'),
-	filter.date('initialDate', 'Initial Date', 'Only subscriptions created at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only subscriptions created at or before this moment'),
-	filter.option(
-		'status',
-		'Status',
-		[
-			{ name: 'Active', value: 'active' },
-			{ name: 'Canceled', value: 'canceled' },
-			{ name: 'Expired', value: 'expired' },
-			{ name: 'Inactive', value: 'inactive' },
-		],
-		'Only subscriptions in this status',
-	),
+	filter.date('initialDate', 'Date From', 'Only subscriptions created at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only subscriptions created at or before this moment'),
+	filter.option('status', 'Status', SUBSCRIPTION_STATUS_OPTIONS, 'Only subscriptions in this status'),
 	filter.cents(
 		'initialValue',
-		'Min Recurrence Value (Cents)',
+		'Recurrence Value From (Cents)',
 		'Only subscriptions whose recurrence value is at least this amount, in cents (e.g. 1990 for 19.90)',
 	),
 	filter.cents(
 		'endValue',
-		'Max Recurrence Value (Cents)',
+		'Recurrence Value To (Cents)',
 		'Only subscriptions whose recurrence value is at most this amount, in cents (e.g. 9990 for 99.90)',
 	),
-	filter.option(
-		'type',
-		'Payment Method',
-		[
-			{ name: 'Bank Billet', value: 'bank-billet' },
-			{ name: 'Credit Card', value: 'credit-card' },
-			{ name: 'Crypto', value: 'crypto' },
-			{ name: 'Debit Card', value: 'debit-card' },
-			{ name: 'Pix', value: 'pix' },
-		],
-		'Only subscriptions paid with this method',
-	),
+	filter.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
 	filter.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
 	filter.text(
 		'field',
@@ -73,30 +52,11 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many subscriptions',
+	amounts: true,
 	description: 'Filter the subscriptions of the business',
-	properties: [
-		...listProperties,
-		simplifyField,
-		filterCollection(filterFields),
-		filterCollection(sortFields, 'options', 'Options', 'Add option'),
-	],
+	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
 	async execute(i) {
-		const body = readSortedFilterBody.call(
-			this,
-			i,
-			filterFields,
-			[
-				['initialDate', 'endDate'],
-				['initialValue', 'endValue'],
-			],
-			sortFields,
-		);
-		const { items } = await listAll.call(this, i, {
-			method: 'POST',
-			path: '/subscriptions/filter',
-			business: true,
-			body,
-		});
+		const items = await sortedFilterList.records.call(this, i, '/subscriptions/filter', filterFields, sortFields);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		return simplify ? items.map((r: IDataObject) => simplifySubscription(r)) : items;
 	},

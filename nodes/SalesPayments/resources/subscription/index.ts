@@ -5,5 +5,6 @@ import { getMany } from './getMany';
 export const subscription: ResourceDef = {
 	value: 'subscription',
 	name: 'Subscription',
+	description: 'Subscriptions of buyers, with their status, payments and recurrences',
 	operations: [get, getMany],
 };

@@ -9,6 +9,8 @@ export const cancelRedemption = recordOperation({
 	action: 'Cancel a voucher redemption (within 15 minutes of it)',
 	description:
 		'Undo a redemption made by mistake, making the voucher usable again. The platform allows it only within 15 minutes after the redemption.',
+	notice:
+		'This makes a redeemed voucher usable again. The platform allows it only within 15 minutes after the redemption; after that the redemption cannot be undone and the voucher stays used.',
 	id: { property: voucherIdProperty, label: 'Voucher ID' },
 	properties: [additionalFieldsProperty],
 	// Changes value: never repeated once the platform may have processed it.

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { extraFieldsOption } from '../../shared/records';
+import { extraFieldsOption, fieldsCollection } from '../../shared/records';
 
 /**
  * Voucher request and response bodies are not shown in the spec (4.10). Vouchers belong to a
@@ -17,11 +17,4 @@ export const voucherIdProperty: INodeProperties = {
 	description: 'ID of the voucher (Get by Code returns it)',
 };
 
-export const additionalFieldsProperty: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add field',
-	default: {},
-	options: [extraFieldsOption('request')],
-};
+export const additionalFieldsProperty: INodeProperties = fieldsCollection('additional', [extraFieldsOption('request')]);

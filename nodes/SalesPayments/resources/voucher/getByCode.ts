@@ -6,6 +6,7 @@ export const getByCode = recordOperation({
 	value: 'getByCode',
 	name: 'Get by Code',
 	action: 'Get a voucher by its code',
+	amounts: true,
 	description: 'Look up a voucher by its unique code, to validate or display it. Changes nothing.',
 	id: {
 		property: {

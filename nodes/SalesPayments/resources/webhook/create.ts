@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { fieldsCollection } from '../../shared/records';
 
 import { businessIdOf } from '../../shared/credentials';
 import type { OperationDef } from '../../shared/types';
@@ -25,14 +26,7 @@ export const create: OperationDef = {
 		},
 		eventsField,
 		{ ...dispatchersField, required: true },
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [businessIdOverrideField, ...notifyOnFailFields],
-		},
+		fieldsCollection('additional', [businessIdOverrideField, ...notifyOnFailFields]),
 	],
 	async execute(i) {
 		const name = requireString.call(this, 'name', i, 'Name');

@@ -23,20 +23,20 @@ export const getMany: OperationDef = {
 			options: [
 				businessIdOverrideField,
 				{
-					displayName: 'End Date',
-					name: 'endDate',
-					type: 'dateTime',
-					default: '',
-					description: 'Only webhooks created up to this date and time',
-				},
-				eventsProperty('Only webhooks subscribed to these events', false),
-				{
-					displayName: 'Initial Date',
+					displayName: 'Created After',
 					name: 'initialDate',
 					type: 'dateTime',
 					default: '',
-					description: 'Only webhooks created from this date and time on',
+					description: 'Only webhooks created at or after this moment',
 				},
+				{
+					displayName: 'Created Before',
+					name: 'endDate',
+					type: 'dateTime',
+					default: '',
+					description: 'Only webhooks created at or before this moment',
+				},
+				eventsProperty('Only webhooks subscribed to these events', false),
 				{
 					displayName: 'Status',
 					name: 'status',
@@ -54,8 +54,8 @@ export const getMany: OperationDef = {
 		if (filters.status !== undefined && filters.status !== '') {
 			qs.status = checkOneOf.call(this, filters.status, WEBHOOK_STATUSES, i, 'Status');
 		}
-		if (filters.initialDate) qs.initialDate = toIsoDate.call(this, filters.initialDate, i, 'Initial Date');
-		if (filters.endDate) qs.endDate = toIsoDate.call(this, filters.endDate, i, 'End Date');
+		if (filters.initialDate) qs.initialDate = toIsoDate.call(this, filters.initialDate, i, 'Created After');
+		if (filters.endDate) qs.endDate = toIsoDate.call(this, filters.endDate, i, 'Created Before');
 		const events = checkEvents(this, filters.events ?? [], 'Events', false, i);
 		// Several events go out as repeated keys (`events=a&events=b`), the usual reading of
 		// "multiple events are allowed" for a string query parameter (the transport sends arrays so).

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkEvents, eventsProperty, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
+import { fieldsCollection } from '../../shared/records';
 import { parseJsonObject } from '../../shared/validation';
 import { dispatchersField } from './descriptions';
 import { readDispatchers, webhookOperation } from './helpers';
@@ -11,13 +12,7 @@ export const update = webhookOperation({
 	action: 'Update a webhook',
 	description: 'Change the events, name, failure contact or HTTP dispatchers of a webhook',
 	properties: [
-		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
+		fieldsCollection('update', [
 				eventsProperty('The events the webhook notifies (replaces the current list)', false),
 				{
 					displayName: 'Name',
@@ -35,8 +30,7 @@ export const update = webhookOperation({
 					description:
 						'Further body fields sent as they are, for fields the API documentation does not list. Fields set above take precedence.',
 				},
-			],
-		},
+		]),
 		{
 			...dispatchersField,
 			description: 'Replace the HTTP dispatchers of the webhook. Leave empty to keep the current ones.',

@@ -1,13 +1,12 @@
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
-import { filter, filterCollection, ORDER_DIRECTIONS, readSortedFilterBody } from '../../shared/filters';
+import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
 
 const filterFields = [
-	filter.date('initialDate', 'Initial Date', 'Only withdraw requests made at or after this moment'),
-	filter.date('endDate', 'End Date', 'Only withdraw requests made at or before this moment'),
+	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
+	filter.date('endDate', 'Date To', 'Only withdraw requests made at or before this moment'),
 	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
-	filter.cents('initialValue', 'Min Value (Cents)', 'Only withdraw requests of at least this amount, in cents'),
-	filter.cents('endValue', 'Max Value (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+	filter.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	filter.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
 ];
 
 const sortFields = [
@@ -19,29 +18,10 @@ export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
 	action: 'Get many withdraw requests',
+	amounts: true,
 	description: 'Filter the withdraw requests of the business',
-	properties: [
-		...listProperties,
-		filterCollection(filterFields),
-		filterCollection(sortFields, 'options', 'Options', 'Add option'),
-	],
+	properties: sortedFilterList.properties(filterFields, sortFields),
 	async execute(i) {
-		const body = readSortedFilterBody.call(
-			this,
-			i,
-			filterFields,
-			[
-				['initialDate', 'endDate'],
-				['initialValue', 'endValue'],
-			],
-			sortFields,
-		);
-		const { items } = await listAll.call(this, i, {
-			method: 'POST',
-			path: '/withdraw-requests/filter',
-			business: true,
-			body,
-		});
-		return items;
+		return await sortedFilterList.records.call(this, i, '/withdraw-requests/filter', filterFields, sortFields);
 	},
 };

@@ -73,11 +73,11 @@ function makeWithdraw(sim: Simulator, businessId: string): JsonObject {
 }
 
 /** A group of movements: a sale and its fee, a refund, a withdraw and its fee ... */
-function makeMovementGroup(sim: Simulator, businessId: string): JsonObject[] {
+function makeMovementGroup(sim: Simulator, businessId: string, createdAtMs?: number): JsonObject[] {
 	const s = sim.state;
 	const groupId = s.id();
 	const referenceId = s.id();
-	const createdAt = seedDate(sim, 0, 700);
+	const createdAt = createdAtMs === undefined ? seedDate(sim, 0, 700) : new Date(createdAtMs).toISOString();
 	const products = productsOf(sim, businessId);
 	const product = products.length ? s.pick(products) : undefined;
 	const amount = product ? Number(product.priceInCents) : s.int(1_000, 50_000);
@@ -154,11 +154,24 @@ function makeCommission(sim: Simulator, businessId: string): JsonObject {
 	};
 }
 
-/** Adds exactly `count` more movements to a business (e.g. the 100,000 of `npm run bench`). */
-export function addMovements(sim: Simulator, businessId: string, count: number): void {
+/** A time window for added movements: ISO 8601 start (inclusive) and end (exclusive). */
+export interface MovementWindow {
+	from: string;
+	to: string;
+}
+
+/**
+ * Adds exactly `count` more movements to a business (e.g. the 100,000 of `npm run bench`), at
+ * seeded dates, or within `window` (the demo's example month).
+ */
+export function addMovements(sim: Simulator, businessId: string, count: number, window?: MovementWindow): void {
 	const movements = sim.state.col('movements');
+	const from = window ? Date.parse(window.from) : 0;
+	// A group's entries are a second apart: keep its start a minute before the window's end.
+	const span = window ? Date.parse(window.to) - from - 60_000 : 0;
 	for (let added = 0; added < count; ) {
-		for (const m of makeMovementGroup(sim, businessId)) {
+		const at = window ? from + Math.floor(sim.state.random() * span) : undefined;
+		for (const m of makeMovementGroup(sim, businessId, at)) {
 			if (added === count) break;
 			movements.push(m);
 			added++;

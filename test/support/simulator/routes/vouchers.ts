@@ -33,6 +33,21 @@ function makeVoucher(sim: Simulator, businessId: string, n: number): JsonObject 
 	};
 }
 
+/** Adds an available voucher with a known code (the demo's sample code) to a business. */
+export function addVoucher(sim: Simulator, businessId: string, code: string): JsonObject {
+	const voucher: JsonObject = {
+		id: sim.state.id(),
+		code,
+		status: 'available',
+		discount: { type: 'percentage', percentage: 10 },
+		redeemedAt: null,
+		createdAt: sim.state.clock.iso(),
+		_businessId: businessId,
+	};
+	sim.state.col('vouchers').push(voucher);
+	return voucher;
+}
+
 export function vouchersOf(sim: Simulator, businessId: string): JsonObject[] {
 	return ofBusiness(sim.state.col('vouchers'), businessId);
 }

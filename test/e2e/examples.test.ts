@@ -1,0 +1,185 @@
+/**
+ * The example workflows as shipped: the raw files of examples/workflows, imported byte for byte
+ * into a real n8n 2.8.4 (as Import from File does) and executed against the simulator with the
+ * demo's data. No placeholder is filled in; the settings the README explains keep their shipped
+ * values, then the demo's values (a folder, a summary URL) are set as a user would.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import axios from 'axios';
+
+import {
+	DATA_CREDENTIAL_ID,
+	DEMO_MONTH_MOVEMENTS,
+	demoExamples,
+	EXAMPLE_MONTH,
+	EXAMPLES_DIR,
+	REFUNDS_WORKFLOW_ID,
+	SAMPLE_VOUCHER_CODE,
+	seedDemoData,
+	SHOP_WORKFLOW_ID,
+} from '../support/demo';
+import type { ExecutedRun } from '../support/n8n';
+import { DEFAULT_OWNER, nodeOutput, sleep } from '../support/n8n';
+import type { E2eContext } from './setup';
+import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+
+let ctx: E2eContext;
+const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));
+const FILES = readdirSync(EXAMPLES_DIR)
+	.filter((f) => f.endsWith('.json'))
+	.sort()
+	.map((f) => path.join(EXAMPLES_DIR, f));
+
+beforeAll(async () => {
+	ctx = await prepareN8n();
+	seedDemoData(ctx.sim);
+	// The credential the examples name; a user picks their own after importing.
+	await ctx.n8n.importCredentials([{ ...dataCredential(ctx.sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
+	await ctx.n8n.importWorkflowFiles(FILES);
+}, INSTALL_TIMEOUT);
+
+afterAll(async () => {
+	await teardown(ctx);
+}, 60_000);
+
+/** Items of a node's first output, with their binary metadata. */
+function outputItems(run: ExecutedRun | undefined, node: string): Array<{ json: Record<string, unknown>; binary?: Record<string, Record<string, unknown>> }> {
+	return (run?.data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []) as never;
+}
+
+function juneMovements(): number {
+	const { businessId } = ctx.sim.credentials;
+	return ctx.sim.state
+		.col('movements')
+		.filter((m) => m._businessId === businessId && String(m.createdAt).startsWith(EXAMPLE_MONTH)).length;
+}
+
+describe('the example files', () => {
+	it('hold no placeholder: every {{ }} is an n8n expression', () => {
+		expect(FILES.map((f) => path.basename(f))).toEqual([
+			'1-finance-movements-csv.json',
+			'2-marketing-redeem-voucher.json',
+			'3-shop-order-paid.json',
+			'4-finance-refund-requests.json',
+		]);
+		for (const file of FILES) {
+			const text = readFileSync(file, 'utf8');
+			expect({ file, placeholders: text.match(/\{\{\s*[A-Z_]+\s*\}\}/g) ?? [] }).toEqual({ file, placeholders: [] });
+			const workflow = JSON.parse(text) as { nodes: Array<{ parameters: Record<string, unknown> }> };
+			const strings = JSON.stringify(workflow.nodes.map((n) => n.parameters)).match(/"[^"]*\{\{[^"]*"/g) ?? [];
+			for (const s of strings) expect(s.startsWith('"=')).toBe(true);
+		}
+	});
+});
+
+describe('the raw example files in real n8n 2.8.4', () => {
+	it('finance: pages through every movement of the month and makes the CSV (no folder set: nothing written)', async () => {
+		ctx.sim.clearRequests();
+		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
+		expect({ code, status: run?.status, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+		const expected = juneMovements();
+		expect(expected).toBeGreaterThanOrEqual(DEMO_MONTH_MOVEMENTS);
+		const movements = nodeOutput(run, 'Every movement of the month');
+		expect(movements).toHaveLength(expected);
+		expect(new Set(movements.map((m) => m.id)).size).toBe(expected);
+		for (const m of movements) {
+			expect(String(m.createdAt).startsWith(EXAMPLE_MONTH)).toBe(true);
+			expect(m.value).toBe(Number(m.valueInCents) / 100);
+		}
+		// Return All at 250 per page, 4 requests at a time: every page once, in the month's range.
+		const pages = ctx.sim.requestsTo('POST', '/movement/filter');
+		const needed = Math.ceil(expected / 250);
+		expect(pages.length).toBeGreaterThanOrEqual(needed);
+		expect(pages.length).toBeLessThanOrEqual(needed + 4);
+		expect(new Set(pages.map((r) => r.query.page)).size).toBe(pages.length);
+		for (const r of pages) {
+			expect(r.query.limit).toBe('250');
+			expect(r.body).toEqual({ initialDate: '2025-06-01T00:00:00.000Z', endDate: '2025-06-30T23:59:59.999Z' });
+		}
+		const [csv] = outputItems(run, 'To CSV');
+		expect(csv.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', mimeType: 'text/csv' });
+		expect(run?.data.resultData.runData['Write the file']).toBeUndefined();
+	});
+
+	it('marketing: Execute redeems the sample code once; a second run answers that it is used', async () => {
+		ctx.sim.clearRequests();
+		const first = await ctx.n8n.execute('spExampleMarketing');
+		expect(first.code).toBe(0);
+		const [redeemed] = nodeOutput(first.run, 'Redeem it');
+		expect(redeemed).toMatchObject({ code: SAMPLE_VOUCHER_CODE, status: 'redeemed' });
+		expect(ctx.sim.requestsTo('GET', `/vouchers/voucher-code/${SAMPLE_VOUCHER_CODE}`)).toHaveLength(1);
+		expect(ctx.sim.requestsTo('PATCH', /^\/vouchers\/redeem\//)).toHaveLength(1);
+		const second = await ctx.n8n.execute('spExampleMarketing');
+		expect(second.code).toBe(0);
+		expect(nodeOutput(second.run, 'Redeemed')).toHaveLength(0);
+		expect(nodeOutput(second.run, 'Not redeemed')).toHaveLength(1);
+		expect(ctx.sim.requestsTo('PATCH', /^\/vouchers\/redeem\//)).toHaveLength(2);
+	});
+
+	it('finance with the demo\'s folder setting writes the CSV file, one line per movement', async () => {
+		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
+		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, filesDir).filter((w) => w.id === 'spExampleFinance'));
+		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
+		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+		const file = path.join(filesDir, 'movements-2025-06.csv');
+		expect(existsSync(file)).toBe(true);
+		const lines = readFileSync(file, 'utf8').trim().split('\n');
+		expect(lines).toHaveLength(juneMovements() + 1);
+		expect(lines[0].split(',')).toEqual(expect.arrayContaining(['valueInCents', 'value']));
+		expect(nodeOutput(run, 'Write the file')).toHaveLength(1);
+	});
+
+	it('shop and refunds: activated as shipped, a paid order and a refund request run them to their message; nothing is posted without a summary URL', async () => {
+		await ctx.n8n.publish(SHOP_WORKFLOW_ID);
+		await ctx.n8n.publish(REFUNDS_WORKFLOW_ID);
+		ctx.sim.clearRequests();
+		await ctx.n8n.start();
+		await ctx.n8n.setupOwner(DEFAULT_OWNER);
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline && ctx.sim.requestsTo('POST', '/webhooks').length === 0) await sleep(250);
+		expect(ctx.sim.requestsTo('POST', '/webhooks')).toHaveLength(1);
+
+		// The marketing file kept its pinned sample (Execute workflow in the editor uses it).
+		const marketing = await ctx.n8n.rest<{ data: { pinData?: Record<string, Array<{ json: { body: { code: string } } }>> } }>(
+			'GET',
+			'/workflows/spExampleMarketing',
+		);
+		expect(marketing.data.data.pinData?.['Voucher form']?.[0].json.body.code).toBe(SAMPLE_VOUCHER_CODE);
+
+		const created = await axios.post(`${ctx.sim.url}/__sim/orders`, { valueInCents: 4959 });
+		const orderId = (created.data as { order: { id: string } }).order.id;
+		let execution: { id: string; status: string } | undefined;
+		while (Date.now() < deadline + 30_000 && !execution) {
+			const [latest] = await ctx.n8n.executions(SHOP_WORKFLOW_ID);
+			if (latest && latest.status !== 'running' && latest.status !== 'new') execution = latest;
+			else await sleep(250);
+		}
+		expect(execution?.status).toBe('success');
+		const detail = await ctx.n8n.rest<{ data: { data: string } }>('GET', `/executions/${String(execution?.id)}`);
+		expect(detail.data.data.data).toContain(`Order ${orderId} paid by Demo Buyer: 49.59`);
+		expect(detail.data.data.data).not.toContain('"Post the summary"');
+		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
+		expect(ctx.sim.requestsTo('GET', `/orders/${orderId}`)).toHaveLength(1);
+
+		// The polling trigger polls on the minute: a refund request made now is picked up by the next poll.
+		const refund = (await axios.post(`${ctx.sim.url}/__sim/records/refunds`, { motive: 'Purchased by mistake', valueInCents: 4990 })).data as {
+			record: { id: string };
+		};
+		let refundRun: { id: string; status: string } | undefined;
+		const refundDeadline = Date.now() + 90_000;
+		while (Date.now() < refundDeadline && !refundRun) {
+			const [latest] = await ctx.n8n.executions(REFUNDS_WORKFLOW_ID);
+			if (latest && latest.status !== 'running' && latest.status !== 'new') refundRun = latest;
+			else await sleep(500);
+		}
+		expect(refundRun?.status).toBe('success');
+		const refundDetail = await ctx.n8n.rest<{ data: { data: string } }>('GET', `/executions/${String(refundRun?.id)}`);
+		expect(refundDetail.data.data.data).toContain(refund.record.id);
+		expect(refundDetail.data.data.data).toContain('New refund request: 49.90 for ');
+		expect(refundDetail.data.data.data).not.toContain('"Message the finance team"');
+		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
+	}, 300_000);
+});
