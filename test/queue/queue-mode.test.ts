@@ -10,14 +10,22 @@
  * Return All runs on a worker; that deactivation deletes the webhook. Measures duplicate
  * deliveries at both webhook processes (sequential and concurrent) against Ignore Duplicate
  * Deliveries, n8n's Remove Duplicates and an atomic claim in a database.
+ * The polling trigger (the refunds example, polling every second): it polls from main only
+ * (polls go on while every worker is stopped, none arrive while main is down), main enqueues
+ * each emission ("Enqueued execution N" in main's log only) and a worker runs it ("Worker
+ * started execution N"); each refund request gives exactly one execution and one message, also
+ * across a stop of every worker and a main restart, after which polling resumes from the cursor
+ * saved in Postgres (nothing replayed, nothing missed).
  *
  * `npm run test:queue`. Figures go to test-output/queue-mode.json (quoted in the README).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import axios from 'axios';
 
+import { exampleValues, loadExamples } from '../support/demo';
 import { ensureN8n, packPackage, REPO_DIR, sleep } from '../support/n8n';
 import type { ExecutionRow, QueueCluster, RunData } from '../support/queue/cluster';
 import { itemsOf, QueueCluster as Cluster } from '../support/queue/cluster';
@@ -60,6 +68,19 @@ const WORKER_SHUTDOWN_RACE = /failed to be processed too many times|did not fini
 const BURST_SIZE = 50;
 /** Install of Postgres/Redis (apt) and n8n (npm) on a fresh machine. */
 const SETUP_TIMEOUT = 30 * 60_000;
+/** The example workflow "tell the finance team about new refund requests" (a polling trigger). */
+const POLL_WF = 'spExampleRefunds';
+const POLL_TRIGGER = 'New refund request';
+/** Every second: n8n refuses a `*` in the seconds field of a poll's cron, a range passes. */
+const EVERY_SECOND = '0-59 * * * * *';
+/** Refund requests created one at a time with everything running. */
+const ONE_AT_A_TIME = 3;
+/** Refund requests created while main is down. */
+const WHILE_MAIN_DOWN = 3;
+/** How long the test watches for polls while main is down (the cron fires every second). */
+const MAIN_DOWN_WATCH_MS = 4_000;
+/** Window over which polls per second are counted. */
+const RATE_WINDOW_MS = 3_000;
 
 const credential = { salesPaymentsApi: { id: CREDENTIAL_ID, name: 'Sales & Payments (queue)' } };
 
@@ -178,6 +199,19 @@ const returnAllWorkflow = {
 	connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
 	settings: { executionOrder: 'v1' },
 };
+
+/** The refunds example as users import it, polling every second, with this cluster's credential. */
+function refundsWorkflow(simulator: Simulator): Record<string, unknown> {
+	const example = loadExamples(exampleValues(simulator, os.tmpdir())).find((w) => w.id === POLL_WF);
+	if (!example) throw new Error(`example workflow ${POLL_WF} not found`);
+	const nodes = (example.nodes as Array<Record<string, unknown>>).map(
+		(n): Record<string, unknown> => (n.credentials ? { ...n, credentials: credential } : { ...n }),
+	);
+	const trigger = nodes.find((n) => n.name === POLL_TRIGGER);
+	if (!trigger) throw new Error(`no node "${POLL_TRIGGER}" in ${POLL_WF}`);
+	trigger.parameters = { ...(trigger.parameters as object), pollTimes: { item: [{ mode: 'custom', cronExpression: EVERY_SECOND }] } };
+	return { ...example, nodes };
+}
 
 let sim: Simulator;
 let cluster: QueueCluster;
@@ -349,6 +383,7 @@ beforeAll(async () => {
 			removeDuplicatesWorkflow,
 			claimWorkflow,
 			returnAllWorkflow,
+			refundsWorkflow(sim),
 		],
 		publish: [TRIGGER_WF, RETURN_ALL_WF],
 		log,
@@ -729,5 +764,225 @@ describe('n8n 2.8.4 queue mode: main + 2 webhook processes + 2 workers, Postgres
 		// The webhook processes no longer know the path.
 		const res = await axios.post(`${cluster.webhookUrl}webhook/${TRIGGER_HOOK}/webhook`, {}, { validateStatus: () => true });
 		expect(res.status).toBe(404);
+	}, 60_000);
+});
+
+interface Refund {
+	id: string;
+	createdAt: string;
+}
+
+/** Refund requests created on the platform by the polling tests, oldest first. */
+const refunds: Refund[] = [];
+
+const refundPolls = () => sim.requestsTo('GET', '/order-revert-requests/list').length;
+
+async function waitPolls(more: number, from = refundPolls()): Promise<void> {
+	await waitFor(`${more} more polls of the refund list`, () => (refundPolls() >= from + more ? true : undefined), 30_000);
+}
+
+/** Polls per second over a window (the cron fires every second). */
+async function pollRate(ms = RATE_WINDOW_MS): Promise<number> {
+	const from = refundPolls();
+	const t0 = Date.now();
+	await sleep(ms);
+	return round1(((refundPolls() - from) * 1000) / (Date.now() - t0));
+}
+
+/** A new refund request on the platform (status requested, dated now). */
+async function createRefund(tag: string): Promise<Refund> {
+	const res = await axios.post(`${sim.url}/__sim/records/refunds`, { motive: `queue ${tag}`, valueInCents: 1234 });
+	const record = (res.data as { record: Refund }).record;
+	refunds.push(record);
+	return record;
+}
+
+/** Messages the workflow sent to the finance team about a refund request. */
+async function messagesAbout(refundId: string): Promise<number> {
+	const inbox = (await axios.get(`${sim.url}/__sim/inbox`)).data as Array<{ body?: { refundRequestId?: string } }>;
+	return inbox.filter((m) => m.body?.refundRequestId === refundId).length;
+}
+
+/** Refund request ids a polling execution started with (the trigger's output items). */
+const refundsOf = (row: ExecutionRow) => itemsOf(row.data, POLL_TRIGGER).map((item) => String(item.id));
+
+/** The polling trigger's cursor as saved in the workflow's static data in Postgres. */
+async function savedCursor(): Promise<number | undefined> {
+	const data = await cluster.staticData(POLL_WF);
+	return (data?.[`node:${POLL_TRIGGER}`] as { pollState?: { ts?: number } } | undefined)?.pollState?.ts;
+}
+
+/**
+ * Every polling execution so far: each refund request created started exactly one, each
+ * execution was enqueued by main (the poll ran there) and run by a worker, and the finance team
+ * got one message per refund request. Returns the executions.
+ */
+async function expectEachRefundOnce(): Promise<ExecutionRow[]> {
+	const rows = await cluster.executions(POLL_WF, true);
+	const started = rows.flatMap(refundsOf);
+	expect([...started].sort()).toEqual(refunds.map((r) => r.id).sort());
+	const workers = cluster.workerOfExecutions();
+	const enqueuers = cluster.enqueuersOfExecutions();
+	for (const r of rows) {
+		expect({ id: r.id, status: r.status, mode: r.mode, enqueuedBy: enqueuers.get(r.id), ranOn: workers.get(r.id) }).toEqual({
+			id: r.id,
+			status: 'success',
+			mode: 'trigger',
+			enqueuedBy: ['main'],
+			ranOn: expect.stringMatching(/^worker-\d$/),
+		});
+	}
+	for (const refund of refunds) expect({ refund: refund.id, messages: await messagesAbout(refund.id) }).toEqual({ refund: refund.id, messages: 1 });
+	return rows;
+}
+
+describe('n8n 2.8.4 queue mode: the polling trigger (New Refund Request, polling every second)', () => {
+	const polling: Record<string, unknown> = {};
+	const pollingExecutions = new Set<number>();
+
+	afterAll(() => {
+		const rows = cluster.workerOfExecutions();
+		polling.perWorker = {};
+		for (const id of pollingExecutions) {
+			const name = rows.get(id) ?? 'unknown';
+			(polling.perWorker as Record<string, number>)[name] = ((polling.perWorker as Record<string, number>)[name] ?? 0) + 1;
+		}
+		figures.pollingTrigger = polling;
+	});
+
+	it('activated on main, it polls every second; each new refund request gives one execution, enqueued by main, run by a worker', async () => {
+		const from = refundPolls();
+		await cluster.main.n8n.activate(POLL_WF);
+		// Activation: the baseline poll, then the cron's.
+		await waitPolls(3, from);
+		// The refund requests that existed before the activation are not replayed.
+		expect(sim.state.col('refunds').length).toBeGreaterThan(0);
+		expect(await cluster.executions(POLL_WF)).toHaveLength(0);
+		polling.pollsPerSecond = await pollRate();
+
+		const ms: number[] = [];
+		for (let k = 0; k < ONE_AT_A_TIME; k++) {
+			const t0 = Date.now();
+			await createRefund(`one-${k}`);
+			await cluster.waitForExecutions(POLL_WF, k + 1, 60_000);
+			ms.push(Date.now() - t0);
+		}
+		// More polls find nothing new.
+		await waitPolls(3);
+		const rows = await expectEachRefundOnce();
+		expect(rows.map(refundsOf)).toEqual(refunds.map((r) => [r.id]));
+		for (const r of rows) pollingExecutions.add(r.id);
+		polling.oneAtATime = {
+			refundRequests: ONE_AT_A_TIME,
+			executions: rows.length,
+			// Created on the platform -> the test saw the execution finished in Postgres (checked every 0.5 s).
+			createdToExecutionFinishedMs: latency(ms),
+		};
+		expect(await savedCursor()).toBe(Date.parse(refunds[refunds.length - 1].createdAt));
+	}, 120_000);
+
+	it('polling goes on while every worker is stopped; the emission waits in the queue and runs once when a worker is back', async () => {
+		const before = (await cluster.executions(POLL_WF)).length;
+		const stops = await Promise.all(cluster.workers.map(async (w) => await w.stop()));
+		expect(stops.map((s) => s.graceful)).toEqual(cluster.workers.map(() => true));
+		const atStop = refundPolls();
+		const rateWithoutWorkers = await pollRate();
+		const refund = await createRefund('workers-down');
+		// Main polls, finds it and enqueues an execution that no worker takes yet.
+		const queued = await waitFor(
+			'the queued execution',
+			async () => {
+				const rows = await cluster.executions(POLL_WF);
+				return rows.length > before ? rows.slice(before) : undefined;
+			},
+			30_000,
+		);
+		expect(queued.map((r) => r.status)).toEqual(['new']);
+		expect(cluster.enqueuersOfExecutions().get(queued[0].id)).toEqual(['main']);
+		await waitPolls(3);
+		expect(await cluster.executions(POLL_WF)).toHaveLength(before + 1);
+		expect(await messagesAbout(refund.id)).toBe(0);
+		const pollsWhileDown = refundPolls() - atStop;
+
+		const t0 = Date.now();
+		await Promise.all(cluster.workers.map(async (w) => await w.start()));
+		await cluster.waitForExecutions(POLL_WF, before + 1, 60_000);
+		const workersStartToFinishedMs = Date.now() - t0;
+		await waitPolls(3);
+		expect(await cluster.executions(POLL_WF)).toHaveLength(before + 1);
+		const rows = await expectEachRefundOnce();
+		expect(refundsOf(rows[before])).toEqual([refund.id]);
+		pollingExecutions.add(rows[before].id);
+		expect(await savedCursor()).toBe(Date.parse(refund.createdAt));
+		polling.workersStopped = {
+			pollsPerSecondWithWorkers: polling.pollsPerSecond,
+			pollsPerSecondWithoutWorkers: rateWithoutWorkers,
+			pollsWhileWorkersDown: pollsWhileDown,
+			queuedExecutionStatus: queued[0].status,
+			workersStartToExecutionFinishedMs: workersStartToFinishedMs,
+			workerStopMs: stops.map((s) => s.ms),
+		};
+	}, 180_000);
+
+	it('nothing polls while main is down; after the restart polling resumes from the saved cursor: nothing replayed, nothing missed', async () => {
+		const before = (await cluster.executions(POLL_WF)).length;
+		const cursor = await savedCursor();
+		expect(cursor).toBe(Date.parse(refunds[refunds.length - 1].createdAt));
+		const stopped = await cluster.main.stop();
+		expect(stopped.graceful).toBe(true);
+		// Main has exited: any poll from now on would come from a webhook process or a worker.
+		const atStop = refundPolls();
+		const t0 = Date.now();
+		const whileDown: Refund[] = [];
+		for (let k = 0; k < WHILE_MAIN_DOWN; k++) whileDown.push(await createRefund(`main-down-${k}`));
+		await sleep(MAIN_DOWN_WATCH_MS);
+		const pollsWhileMainDown = refundPolls() - atStop;
+		expect(pollsWhileMainDown).toBe(0);
+		expect(cluster.webhooks.concat(cluster.workers).map((n) => n.proc.running)).toEqual(cluster.webhooks.concat(cluster.workers).map(() => true));
+		expect(await cluster.executions(POLL_WF)).toHaveLength(before);
+		const mainDownMs = Date.now() - t0;
+
+		const t1 = Date.now();
+		await cluster.main.start();
+		await cluster.main.n8n.login();
+		await cluster.waitForExecutions(POLL_WF, before + 1, 60_000);
+		const restartToExecutionFinishedMs = Date.now() - t1;
+		await waitPolls(3);
+		const rows = await expectEachRefundOnce();
+		const fresh = rows.slice(before);
+		const freshRefunds = fresh.flatMap(refundsOf);
+		const downIds = whileDown.map((r) => r.id);
+		// The refund requests created while main was down, each once; none from before the restart.
+		expect([...freshRefunds].sort()).toEqual([...downIds].sort());
+		for (const r of fresh) pollingExecutions.add(r.id);
+		expect(await savedCursor()).toBe(Math.max(...whileDown.map((r) => Date.parse(r.createdAt))));
+		polling.mainRestart = {
+			refundRequestsWhileMainDown: WHILE_MAIN_DOWN,
+			mainDownMs,
+			pollsWhileMainDown,
+			executionsAfterRestart: fresh.length,
+			itemsPerExecution: fresh.map((r) => refundsOf(r).length),
+			replayed: freshRefunds.filter((id) => !downIds.includes(id)).length,
+			missed: downIds.filter((id) => !freshRefunds.includes(id)).length,
+			mainStartToExecutionFinishedMs: restartToExecutionFinishedMs,
+		};
+	}, 180_000);
+
+	it('deactivating on main stops the polls; no process logged the API key or secret', async () => {
+		await cluster.main.n8n.deactivate(POLL_WF);
+		// A poll sent just before the cron was removed may still arrive.
+		await sleep(1_500);
+		const at = refundPolls();
+		await sleep(3_000);
+		expect(refundPolls()).toBe(at);
+		polling.executions = (await cluster.executions(POLL_WF)).length;
+		polling.refundRequests = refunds.length;
+		for (const node of cluster.nodes) {
+			const text = node.proc.log();
+			expect({ process: node.name, leaks: [sim.credentials.apiKey, sim.credentials.apiSecret].filter((s) => text.includes(s)) }).toEqual({
+				process: node.name,
+				leaks: [],
+			});
+		}
 	}, 60_000);
 });

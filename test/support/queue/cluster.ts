@@ -358,6 +358,27 @@ export class QueueCluster {
 		return found;
 	}
 
+	/**
+	 * Which processes enqueued each execution ("Enqueued execution N (job J)" in their logs): the
+	 * webhook process that accepted a delivery, or main for a poll's or a trigger's emission.
+	 */
+	enqueuersOfExecutions(): Map<number, string[]> {
+		const found = new Map<number, string[]>();
+		for (const node of this.nodes) {
+			for (const match of node.proc.log().matchAll(/Enqueued execution (\d+) \(job [^)]*\)/g)) {
+				const id = Number(match[1]);
+				found.set(id, [...(found.get(id) ?? []), node.name]);
+			}
+		}
+		return found;
+	}
+
+	/** The workflow's static data as saved in Postgres (null when none). */
+	async staticData(workflowId: string): Promise<Record<string, unknown> | null> {
+		const out = (await this.postgres.query(`SELECT "staticData" FROM workflow_entity WHERE id = '${workflowId.replace(/'/g, "''")}'`)).trim();
+		return out ? (JSON.parse(out) as Record<string, unknown>) : null;
+	}
+
 	/** Every "Worker started execution" line, per worker (an execution started twice counts twice). */
 	workerStartCounts(): Record<string, number> {
 		const counts: Record<string, number> = {};
