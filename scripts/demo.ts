@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 // `npm run demo`: see test/support/demo.ts.
 import { main } from '../test/support/demo';
 

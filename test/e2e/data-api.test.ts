@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Real n8n 2.8.4: the packed package loads as a community package, credentials import, and
  * workflows run through `n8n execute` against the simulator. The example workflows are run as

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The demo as a newcomer gets it, in a real n8n 2.8.4: the package loads, the credential test
  * works, the shop workflow's trigger registers its webhook on activation, runs on order.paid,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The example workflows as shipped: the raw files of examples/workflows, imported byte for byte
  * into a real n8n 2.8.4 (as Import from File does) and executed against the simulator with the

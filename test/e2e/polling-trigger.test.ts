@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The polling trigger in a real n8n 2.8.4: the example workflow "tell the finance team about new
  * refund requests" is active with the shortest poll time n8n accepts, a custom cron firing every

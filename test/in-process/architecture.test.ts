@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Dependencies run one way. Read from the source files themselves:
  * - shipped code imports only n8n-workflow, node:crypto and its own files;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The package as npm publishes it: only dist, README, LICENSE and package.json, zero runtime
  * dependencies, and no finding from n8n's community-package scanner.
@@ -14,7 +15,8 @@ let report: ScanReport;
 beforeAll(() => {
 	// The scanner is an ES module, which jest's CommonJS runtime cannot load: run the script.
 	// Without jest's NODE_ENV=test, under which n8n's lint plugin takes every file for a test node.
-	const { NODE_ENV: _env, ...env } = process.env;
+	const env = { ...process.env };
+	delete env.NODE_ENV;
 	const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/scan.ts', '--json'], {
 		cwd: ROOT,
 		env,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Request Options and the retry rules reach EVERY operation (read from the built description,
  * so new operations are covered without editing this file): Max Retries bounds the attempts,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Reliability under faults (issue 8): what the transport repeats and what it never repeats,
  * Retry-After, backoff, Max Retries and Timeout, and clear errors for malformed answers. Faults

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Secrets never appear in outputs or errors. Every workflow run through the harness, in every
  * test file, is recorded and scanned after each test for every secret known (test/support/harness/audit.ts):

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Webhook resource of the action node: every operation executed by n8n-core against the
  * simulator, asserting the exact request (method, path, KEYS only, query, body) and the items.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * n8n 2.8.4 in queue mode (scaling mode) with the packed package on every instance: Postgres
  * and Redis of the test's own, one main, two webhook processes behind a balancer (WEBHOOK_URL)
@@ -26,8 +27,7 @@ import axios from 'axios';
 
 import { demoExamples } from '../support/demo';
 import { ensureN8n, packPackage, REPO_DIR, sleep } from '../support/n8n';
-import type { QueueCluster } from '../support/queue/cluster';
-import type { ExecutionRow, RunData } from '../support/queue/cluster';
+import type { ExecutionRow, QueueCluster, RunData } from '../support/queue/cluster';
 import { itemsOf, QueueCluster as Cluster } from '../support/queue/cluster';
 import { ensureQueueServices } from '../support/queue/services';
 import { addMovements } from '../support/simulator/routes/financials';

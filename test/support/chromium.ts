@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Finds Debian's Chromium for the editor test, installing it with apt-get when it is missing and
  * this machine allows it (root, apt-get present). Returns the browser path or why there is none,

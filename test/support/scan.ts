@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Packs the package as npm would publish it and runs n8n's community-package scanner
  * (`analyzePackage` of @n8n/scan-community-package) on both legs it checks before

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Executes real workflows in-process with n8n-core, the way n8n runs them: the built package
  * is loaded by n8n's PackageDirectoryLoader, credentials are applied by a credentials helper

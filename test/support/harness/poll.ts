@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Runs the polling trigger the way n8n does, in-process, through n8n-core's PollContext:
  * - activation (ActiveWorkflows.activatePolling): one PollContext for as long as the workflow is

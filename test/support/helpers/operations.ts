@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Every operation of the built action node, read from its description in dist/, with a valid
  * baseline input for each (so that one changed field is the only thing wrong) and the bad-input

@@ -8,8 +8,7 @@ import type { INode, INodeListSearchResult, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData } from '../harness/n8n';
-import type { RecordedRequest } from '../simulator/core';
-import type { JsonObject } from '../simulator/core';
+import type { JsonObject, RecordedRequest } from '../simulator/core';
 import { ofBusiness, publicView, sortRecords } from '../simulator/filtering';
 import type { Direction } from '../simulator/filtering';
 import type { Simulator } from '../simulator/server';

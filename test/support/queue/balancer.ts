@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * A round-robin HTTP balancer on 127.0.0.1 in front of the webhook processes, as a queue-mode
  * deployment has one (WEBHOOK_URL points at it). It forwards each request once (no retry, so

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * n8n 2.8.4 in queue mode (its scaling mode) on 127.0.0.1, for the queue-mode test:
  * Postgres and Redis of their own, one main (`n8n start`), webhook processes (`n8n webhook`)

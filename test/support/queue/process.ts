@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * One long-running process of the queue-mode cluster (n8n main, webhook or worker, postgres,
  * redis), known by its PID. Output goes to a log file (read back for "Worker started execution"

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Postgres and Redis for the queue-mode cluster: installed from Debian's packages when missing
  * (`apt-get update`, then `apt-get install postgresql redis-server`; needs root), then started

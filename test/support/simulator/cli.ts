@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Runs the simulator as its own process: `npm run simulator -- [--port 4010] [--size 300] [--log]`.
  * Prints one JSON line with the URL and the seeded credentials, then serves until SIGINT/SIGTERM.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The simulator's HTTP core: routing, authentication (spec part 5), the success envelope and
  * error bodies (parts 1 and 7), pagination, request recording and fault injection.

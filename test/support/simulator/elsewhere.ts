@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Another origin on 127.0.0.1 that a hostile platform redirects to: it records every request
  * that reaches it (headers and body) and answers each with a success envelope, so that a client

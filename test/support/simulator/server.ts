@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * A stateful HTTP implementation of the platform API on 127.0.0.1, written from the spec.
  * Every file in routes/ exports `simModule` (its seed data and its routes) and is picked up here.

@@ -80,7 +80,11 @@ export const simModule: SimModule = {
 			const account = sim.state.accounts.find((a) => a.id === ctx.accountId)!;
 			const docs = sim.state.businesses
 				.filter((b) => account.businessIds.includes(b.id as string))
-				.map(({ balance: _balance, ...rest }) => rest);
+				.map((b) => {
+					const shown = { ...b };
+					delete shown.balance;
+					return shown;
+				});
 			return { data: pageOf(docs, ctx.query, sim.maxLimit) };
 		});
 	},

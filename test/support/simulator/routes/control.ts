@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Control routes under /__sim for tests and the demo that run n8n in another process:
  * recorded requests, fault rules, the clock. They need no credentials and are never part

@@ -17,7 +17,8 @@ import { customersOf } from './customers';
 
 /** The order as the platform shows it (spec part 2): the owning business is not part of it. */
 export function orderView(order: JsonObject): JsonObject {
-	const { businessId, ...rest } = order;
+	const rest = { ...order };
+	delete rest.businessId;
 	return rest;
 }
 
@@ -131,7 +132,8 @@ export const simModule: SimModule = {
 			const date = sim.state.clock.iso();
 			const payments = (body.payments as Source[]).map((p) => {
 				const card = p.creditCard as Source | undefined;
-				const { token, ...shown } = card ?? {};
+				const shown = { ...card };
+				delete shown.token;
 				return { ...p, numberInstallments: p.numberInstallments ?? 1, ...(card ? { creditCard: shown } : {}), status: 'pending' };
 			});
 			const order = {

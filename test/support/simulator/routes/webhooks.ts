@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Webhooks (spec 4.11 and part 6): registration, listing, details, activate/deactivate, update,
  * delete, and each webhook's queue of failed notifications (details, resume, flush).
