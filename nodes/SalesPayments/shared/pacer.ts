@@ -1,0 +1,85 @@
+import { sleep } from 'n8n-workflow';
+
+import type { AttemptEvent } from './transport';
+
+/**
+ * How many page requests a list keeps in flight, told by the transport about every attempt
+ * (ApiRequest.observe). Used by pagination.ts only.
+ *
+ * - Fixed (Max Concurrent Requests set to N): the window is N, never more.
+ * - Auto: the window starts at 1 and grows while pages come back without refusals and without
+ *   their time climbing: by one per page up to `slowStartLimit` (the window doubles per round
+ *   trip), then by one per window of pages; up to `cap`. A page whose time climbs well above
+ *   the fastest seen shrinks it by one (the platform is queueing the requests, more would only
+ *   wait); a 429, 5xx or network failure halves it.
+ * - Both: a 429 or 503 whose retry waits (Retry-After, or the transport's backoff) pauses every
+ *   new request of the walk, not only the one that is retried.
+ */
+export class Pacer {
+	/** Requests that may be in flight now. */
+	window: number;
+	private readonly adaptive: boolean;
+	private readonly cap: number;
+	/** Fastest successful attempt seen (ms), the time of a page when nothing queues. */
+	private fastestMs = Infinity;
+	private slowStartLimit: number;
+	/** Growth earned in congestion avoidance (a window's worth of good pages adds one). */
+	private credit = 0;
+	/** Attempts sent before this moment say nothing about the current window. */
+	private changedAt = 0;
+	private pausedUntil = 0;
+
+	constructor(fixed: number | undefined, cap: number) {
+		this.adaptive = fixed === undefined;
+		this.cap = Math.max(1, this.adaptive ? cap : (fixed as number));
+		this.window = this.adaptive ? 1 : this.cap;
+		this.slowStartLimit = this.cap;
+	}
+
+	/** The transport's report of one attempt. */
+	observe(event: AttemptEvent): void {
+		const now = Date.now();
+		const status = event.status;
+		const refused = status === 429 || status === 503;
+		if (refused && event.retryInMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
+		if (!this.adaptive) return;
+		const sentAt = now - event.ms;
+		if (status === undefined || status === 429 || status >= 500) {
+			// One halving per round trip: failures of requests sent before the last change are that change's.
+			if (sentAt < this.changedAt) return;
+			this.window = Math.max(1, Math.floor(this.window / 2));
+			this.slowStartLimit = Math.max(1, this.window);
+			this.credit = 0;
+			this.changedAt = now;
+			return;
+		}
+		if (status < 200 || status >= 300) return;
+		const ms = Math.max(1, event.ms);
+		if (ms < this.fastestMs) this.fastestMs = ms;
+		if (sentAt < this.changedAt) return;
+		if (ms > this.fastestMs * 2.5 + 5) {
+			if (this.window > 1) {
+				this.window--;
+				this.slowStartLimit = Math.min(this.slowStartLimit, this.window);
+				this.credit = 0;
+				this.changedAt = now;
+			}
+			return;
+		}
+		if (ms > this.fastestMs * 1.5 + 2 || this.window >= this.cap) return;
+		if (this.window < this.slowStartLimit) {
+			this.window++;
+			return;
+		}
+		this.credit += 1 / this.window;
+		if (this.credit >= 1) {
+			this.credit = 0;
+			this.window++;
+		}
+	}
+
+	/** Waits while the walk is paused (a Retry-After being honoured). */
+	async ready(): Promise<void> {
+		for (let wait = this.pausedUntil - Date.now(); wait > 0; wait = this.pausedUntil - Date.now()) await sleep(wait);
+	}
+}

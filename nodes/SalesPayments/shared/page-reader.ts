@@ -1,0 +1,145 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Reading one page of a list answer (spec part 1): where the records are, the pagination
+ * fields, and the checks that an answer of the wrong shape fails loudly instead of becoming an
+ * empty list or a crash inside n8n. Used by pagination.ts only.
+ */
+
+/** One page as the platform returned it. */
+export interface Page {
+	/** The records, as received (not copied). */
+	records: IDataObject[];
+	currentPage?: number;
+	totalPages?: number;
+	/** `totalDocs`, or `count`/`total` where a list names its total so. */
+	totalDocs?: number;
+	/** Undefined when the answer has no `hasNext`. */
+	hasNext?: boolean;
+	/** Undefined when the answer has no `nextPage`; null when it says there is none. */
+	nextPage?: number | null;
+	/** The page's payload without its records (counts, sums): read for the first page only. */
+	summary?: IDataObject;
+}
+
+/** An answer that is not a list of records: the message says what was wrong. */
+export class WrongShape extends Error {}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** "a string", "null", "an array" ... for messages. */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'undefined') return 'missing';
+	return `${typeof value === 'number' ? 'a number' : typeof value === 'string' ? 'a string' : `a ${typeof value}`} (${JSON.stringify(value).slice(0, 40)})`;
+}
+
+function num(value: unknown): number | undefined {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+/** The `{statusCode, data}` envelope's data, or the body when it has no envelope. */
+function unwrap(body: unknown): unknown {
+	if (isPlainObject(body) && 'data' in body && 'statusCode' in body) return body.data;
+	return body;
+}
+
+/**
+ * Reads a list answer (the body as received, envelope included). Records are under `docs`
+ * (spec part 1) or under `itemsKey` (`movements`, `paymentLinks`), which may hold an array or
+ * an object with its own `docs` (or `items`) and pagination fields; a bare array of records is
+ * read as a page without pagination fields. Anything else, and any record that is not an
+ * object, is a WrongShape.
+ */
+export function readPage(body: unknown, itemsKey: string | undefined, pageNo: number): Page {
+	const data = unwrap(body);
+	if (Array.isArray(data)) return { records: checkRecords(data, 'data', pageNo), summary: pageNo === 1 ? {} : undefined };
+	if (!isPlainObject(data)) {
+		throw new WrongShape(`\`data\` is ${kindOf(data)}, not a page of records`);
+	}
+	const key = itemsKey ?? 'docs';
+	let holder: IDataObject | undefined;
+	let list: unknown = data[key];
+	let where = key;
+	if (list === undefined && itemsKey !== undefined && Array.isArray(data.docs)) {
+		list = data.docs;
+		where = 'docs';
+	} else if (isPlainObject(list) && itemsKey !== undefined) {
+		holder = list;
+		list = holder.docs ?? holder.items;
+		where = `${key}.${holder.docs !== undefined || holder.items === undefined ? 'docs' : 'items'}`;
+	}
+	if (holder && list === undefined) throw new WrongShape(`\`${key}\` is an object without a \`docs\` list of records`);
+	if (!Array.isArray(list)) {
+		throw new WrongShape(
+			list === undefined ? `the answer has no \`${where}\` list of records` : `\`${where}\` is ${kindOf(list)}, not a list of records`,
+		);
+	}
+	const field = (name: string): unknown => holder?.[name] ?? data[name];
+	const nextPage = field('nextPage');
+	const hasNext = field('hasNext');
+	const page: Page = {
+		records: checkRecords(list, where, pageNo),
+		currentPage: num(field('currentPage') ?? field('page')),
+		totalPages: num(field('totalPages')),
+		totalDocs: num(field('totalDocs') ?? field('count') ?? field('total')),
+		hasNext: typeof hasNext === 'boolean' ? hasNext : undefined,
+		nextPage: nextPage === null ? null : num(nextPage),
+	};
+	if (pageNo === 1) {
+		const summary: IDataObject = {};
+		for (const name of Object.keys(data)) if (name !== key && name !== 'docs') summary[name] = data[name];
+		page.summary = summary;
+	}
+	return page;
+}
+
+function checkRecords(list: unknown[], where: string, pageNo: number): IDataObject[] {
+	for (let n = 0; n < list.length; n++) {
+		const record = list[n];
+		if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+			throw new WrongShape(`record ${n + 1} of \`${where}\` on page ${pageNo} is ${kindOf(record)}, not an object`);
+		}
+	}
+	return list as IDataObject[];
+}
+
+/** A serialisation with sorted keys: equal records give equal texts. */
+function stable(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+	if (isPlainObject(value)) {
+		return `{${Object.keys(value)
+			.sort()
+			.map((k) => `${JSON.stringify(k)}:${stable(value[k])}`)
+			.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The records already output, by identity: the record's `id` when it is a string or a number
+ * (1 and "1" differ), else its stable serialisation.
+ */
+export class SeenRecords {
+	private readonly ids = new Set<string | number>();
+	private readonly others = new Set<string>();
+
+	/** Adds the record's identity; false when it was already there. */
+	add(record: IDataObject): boolean {
+		const id = record.id;
+		if (typeof id === 'string' || typeof id === 'number') {
+			const before = this.ids.size;
+			this.ids.add(id);
+			return this.ids.size !== before;
+		}
+		const text = stable(record);
+		const before = this.others.size;
+		this.others.add(text);
+		return this.others.size !== before;
+	}
+}
