@@ -121,27 +121,100 @@ function stable(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
+/** Probe steps one insertion may take before the table gives way to a Set (ids alike where the hash reads). */
+const MAX_PROBE = 64;
+
+/**
+ * A hash of a record id that reads a dozen characters: the length, the last 6 characters
+ * (where counters and the random part of UUIDs and ObjectIds vary) and 6 spread over the rest.
+ * Numbers hash their value. Never 0 (the mark of an empty slot).
+ */
+function quickHash(id: string | number): number {
+	let h: number;
+	if (typeof id === 'number') {
+		h = Math.imul((id | 0) ^ 0x5bd1e995, 0x01000193) ^ Math.imul(Math.floor(id / 4294967296) | 0, 0x2c1b3c6d);
+	} else {
+		const n = id.length;
+		h = Math.imul(0x811c9dc5 ^ n, 0x01000193);
+		const tail = n > 6 ? n - 6 : 0;
+		const step = tail > 6 ? Math.floor(tail / 6) : 1;
+		for (let i = 0; i < tail; i += step) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+		for (let i = tail; i < n; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+		h ^= h >>> 15;
+	}
+	return h | 1;
+}
+
 /**
  * The records already output, by identity: the record's `id` when it is a string or a number
- * (1 and "1" differ), else its stable serialisation. (A Set of 100,000 ids costs about a third of
- * the JSON parsing of their pages; an open-addressing table with a cheaper hash measured no better.)
+ * (1 and "1" differ), else its stable serialisation.
+ *
+ * Ids go into an open-addressing table of (hash, index) pairs in one Int32Array; equal hashes
+ * are confirmed by comparing the ids themselves, so the check is exact. Profiled inside n8n
+ * (Return All of 100,000 movements), a Set of the ids cost two to three times as much CPU,
+ * about a fifth of the whole run. Ids so alike that the hash cannot tell them apart make long
+ * probes: the table then hands over to a Set.
  */
 export class SeenRecords {
-	private readonly ids = new Set<string | number>();
+	private slots = new Int32Array(2 << 10);
+	private mask = (1 << 10) - 1;
+	private readonly ids: Array<string | number> = [];
+	/** Used instead of the table once ids turn out alike (MAX_PROBE). */
+	private fallback: Set<string | number> | undefined;
 	private readonly others = new Set<string>();
 
 	/** Adds the record's identity; false when it was already there. */
 	add(record: IDataObject): boolean {
 		const id = record.id;
-		if (typeof id === 'string' || typeof id === 'number') {
-			const ids = this.ids;
-			const before = ids.size;
-			ids.add(id);
-			return ids.size !== before;
+		if (typeof id !== 'string' && typeof id !== 'number') {
+			const text = stable(record);
+			if (this.others.has(text)) return false;
+			this.others.add(text);
+			return true;
 		}
-		const text = stable(record);
-		const before = this.others.size;
-		this.others.add(text);
-		return this.others.size !== before;
+		const fallback = this.fallback;
+		if (fallback !== undefined) {
+			if (fallback.has(id)) return false;
+			fallback.add(id);
+			return true;
+		}
+		const h = quickHash(id);
+		const slots = this.slots;
+		const mask = this.mask;
+		let i = h & mask;
+		for (let probes = 0; ; probes++) {
+			const at = i << 1;
+			const found = slots[at];
+			if (found === 0) break;
+			if (found === h && this.ids[slots[at + 1]] === id) return false;
+			if (probes === MAX_PROBE) {
+				this.fallback = new Set(this.ids);
+				this.fallback.add(id);
+				this.slots = new Int32Array(0);
+				return true;
+			}
+			i = (i + 1) & mask;
+		}
+		slots[i << 1] = h;
+		slots[(i << 1) + 1] = this.ids.length;
+		this.ids.push(id);
+		if (this.ids.length * 2 > mask) this.grow();
+		return true;
+	}
+
+	private grow(): void {
+		const old = this.slots;
+		const mask = this.mask * 2 + 1;
+		const slots = new Int32Array((mask + 1) * 2);
+		for (let j = 0; j < old.length; j += 2) {
+			const h = old[j];
+			if (h === 0) continue;
+			let i = h & mask;
+			while (slots[i << 1] !== 0) i = (i + 1) & mask;
+			slots[i << 1] = h;
+			slots[(i << 1) + 1] = old[j + 1];
+		}
+		this.slots = slots;
+		this.mask = mask;
 	}
 }
