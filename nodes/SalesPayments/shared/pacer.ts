@@ -8,13 +8,23 @@ import type { AttemptEvent } from './transport';
  *
  * - Fixed (Max Concurrent Requests set to N): the window is N, never more.
  * - Auto: the window starts at 1 and grows while pages come back without refusals and without
- *   their time climbing: by one per page up to `slowStartLimit` (the window doubles per round
- *   trip), then by one per window of pages; up to `cap`. A page whose time climbs well above
- *   the fastest seen shrinks it by one (the platform is queueing the requests, more would only
- *   wait); a 429, 5xx or network failure halves it.
+ *   their time climbing (QUICK): by one per page up to `slowStartLimit` (the window doubles per
+ *   round trip), then by one per window of pages; up to `cap`. A page whose time climbs well
+ *   above the fastest seen (CLIMBED) shrinks it by one (the platform is queueing the requests,
+ *   more would only wait); a 429, 5xx or network failure halves it.
  * - Both: a 429 or 503 whose retry waits (Retry-After, or the transport's backoff) pauses every
  *   new request of the walk, not only the one that is retried.
  */
+/**
+ * A page is quick when it took at most QUICK x the fastest page + QUICK_MS: the time includes
+ * the wait for this process to read the answer while it handles other pages, so a little climb
+ * is the client's own. Beyond CLIMBED x + CLIMBED_MS the platform is queueing the requests.
+ */
+const QUICK = 2;
+const QUICK_MS = 5;
+const CLIMBED = 4;
+const CLIMBED_MS = 10;
+
 export class Pacer {
 	/** Requests that may be in flight now. */
 	window: number;
@@ -57,7 +67,7 @@ export class Pacer {
 		const ms = Math.max(1, event.ms);
 		if (ms < this.fastestMs) this.fastestMs = ms;
 		if (sentAt < this.changedAt) return;
-		if (ms > this.fastestMs * 2.5 + 5) {
+		if (ms > this.fastestMs * CLIMBED + CLIMBED_MS) {
 			if (this.window > 1) {
 				this.window--;
 				this.slowStartLimit = Math.min(this.slowStartLimit, this.window);
@@ -66,7 +76,7 @@ export class Pacer {
 			}
 			return;
 		}
-		if (ms > this.fastestMs * 1.5 + 2 || this.window >= this.cap) return;
+		if (ms > this.fastestMs * QUICK + QUICK_MS || this.window >= this.cap) return;
 		if (this.window < this.slowStartLimit) {
 			this.window++;
 			return;
