@@ -221,6 +221,20 @@ describe('automatic concurrency (the default, Max Concurrent Requests 0)', () =>
 		}
 	}, 30_000);
 
+	it('under a steady rate limit it measures the rate and spaces its requests: refusals come in a few bursts, not one per second', async () => {
+		// 92 pages at 20 requests/s: about 4 s, four refusals a second if nothing were learnt.
+		busy().rateLimit.set({ ratePerSecond: 20 });
+		const { items, error } = await run(busy(), 'movement', { returnAll: true, pagination: { pageSize: 5 } });
+		expect(error).toBeUndefined();
+		expect(jsonOf(items)).toEqual(listed(busy(), 'movements'));
+		const reqs = busy().apiRequests;
+		const refusedAt = reqs.filter((r) => r.status === 429).map((r) => r.answeredAt as number);
+		// A burst: the refusals of the requests in flight when the allowance ran out.
+		const bursts = refusedAt.filter((at, n) => n === 0 || at - refusedAt[n - 1] > 500).length;
+		expect(bursts).toBeLessThanOrEqual(3);
+		expect(pages(reqs.filter((r) => r.status === 200))).toEqual(range(Math.ceil(items.length / 5)));
+	}, 30_000);
+
 	it('under a storm of 429, 503 and dropped connections: every record once, in order, each page answered once', async () => {
 		busy().faults.seed(7);
 		busy().addFault({ kind: 'status', status: 429, retryAfter: '0', probability: 0.2, path: '/movement/filter' });

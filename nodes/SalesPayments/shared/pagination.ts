@@ -323,6 +323,7 @@ export async function paginate(this: ApiContext, req: ListRequest): Promise<List
 		while (inFlight.size < pacer.window && startable(next)) {
 			await pacer.ready();
 			if (inFlight.size >= pacer.window || !startable(next)) break;
+			pacer.started();
 			start(next++);
 		}
 		if (inFlight.size === 0) break;
