@@ -24,7 +24,8 @@ beforeAll(async () => {
 			{ name: 'Balance', parameters: { resource: 'business', operation: 'getBalance' }, credentialId: 'spGood' },
 			{
 				name: 'All Businesses',
-				parameters: { resource: 'business', operation: 'getMany', returnAll: true, pagination: { pageSize: 5 } },
+				// One request at a time: the pages' arrival order is asserted below.
+				parameters: { resource: 'business', operation: 'getMany', returnAll: true, pagination: { pageSize: 5, maxConcurrency: 1 } },
 				credentialId: 'spGood',
 			},
 			{ name: 'Seven Businesses', parameters: { resource: 'business', operation: 'getMany', limit: 7 }, credentialId: 'spGood' },

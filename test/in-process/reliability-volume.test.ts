@@ -52,7 +52,8 @@ describe('Return All over 1,000+ records under injected faults', () => {
 
 		const started = Date.now();
 		const { items, error } = await runNode(
-			{ parameters: movements({ pagination: { pageSize: 1 } }) },
+			// One after another: the order of the answered pages is asserted below.
+			{ parameters: movements({ pagination: { pageSize: 1, maxConcurrency: 1 } }) },
 			{ credentials: dataCredentials(sim()) },
 		);
 		const elapsed = Date.now() - started;
@@ -107,7 +108,7 @@ describe('Return All over 1,000+ records under injected faults', () => {
 		sim().faults.clear();
 		sim().addFault({ kind: 'status', status: 503, retryAfter: '0', path: '/movement/filter', nth: [3, 4, 5] });
 		const { items, error } = await runNode(
-			{ parameters: movements({ pagination: { pageSize: 100 }, requestOptions: { maxRetries: 2 } }) },
+			{ parameters: movements({ pagination: { pageSize: 100, maxConcurrency: 1 }, requestOptions: { maxRetries: 2 } }) },
 			{ credentials: dataCredentials(sim()) },
 		);
 		expect(items).toHaveLength(0);

@@ -310,7 +310,12 @@ describe('malformed answers', () => {
 
 	it('malformed JSON on a later page of Return All stops the list with the same error', async () => {
 		fault({ kind: 'malformed', path: '/business/list-businesses-by-owner', nth: [3] });
-		const { error, items } = await run({ resource: 'business', operation: 'getMany', returnAll: true, pagination: { pageSize: 5 } });
+		const { error, items } = await run({
+			resource: 'business',
+			operation: 'getMany',
+			returnAll: true,
+			pagination: { pageSize: 5, maxConcurrency: 1 },
+		});
 		expect(items).toHaveLength(0);
 		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
 		expect(sim().apiRequests.map((r) => r.query.page)).toEqual(['1', '2', '3']);

@@ -254,7 +254,10 @@ describe('Subscription: From list search', () => {
 			value: first.id,
 			url: undefined,
 		});
-		expect(results.length).toBeGreaterThan(100);
+		// One page of 100 per scroll; n8n asks for the next with the token.
+		expect(results.length).toBe(100);
+		const { paginationToken } = await runListSearch(sim(), 'searchSubscriptions');
+		expect(paginationToken).toBe('2');
 		const needle = String(customerOf(first).email);
 		const narrowed = await runListSearch(sim(), 'searchSubscriptions', needle.toUpperCase());
 		expect(narrowed.results.length).toBeGreaterThan(0);

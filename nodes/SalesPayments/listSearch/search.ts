@@ -1,32 +1,83 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import type { ListRequest } from '../shared/pagination';
-import { paginate } from '../shared/pagination';
+import { readPageBatch } from '../shared/pagination';
 
-/** Records shown in a "From list" dropdown; the filter narrows them by name or id. */
-const DROPDOWN_LIMIT = 200;
+/** Records per page requested for a dropdown. */
+const PAGE_SIZE = 100;
+/** A filtered batch stops once it has this many matches... */
+const WANTED_MATCHES = 50;
+/** ...or after this many pages: the next batch comes when the user scrolls. */
+const PAGES_PER_BATCH = 5;
 
-/** Fills a resource locator's list from a paginated endpoint, filtered by the user's text. */
+/** The page to start from: the paginationToken this function handed out, digits only. */
+function startPage(token: string | undefined): number {
+	if (token === undefined || token === '') return 1;
+	const page = /^\d{1,9}$/.test(token) ? Number(token) : NaN;
+	return page >= 1 ? page : 1;
+}
+
+/**
+ * Fills a resource locator's list from a paginated endpoint, a batch of pages at a time (n8n asks
+ * for the next batch with paginationToken when the user scrolls). The user's text narrows the
+ * records by name or id; `filterRequest` may hand it to the platform instead (for example a full
+ * email address), and when the platform finds nothing that way the pages are searched as usual.
+ */
 export async function searchList(
 	this: ILoadOptionsFunctions,
 	filter: string | undefined,
+	paginationToken: string | undefined,
 	options: {
 		request: ListRequest;
 		label: (record: IDataObject) => string;
 		value?: (record: IDataObject) => string;
 		url?: (record: IDataObject) => string | undefined;
+		filterRequest?: (text: string) => ListRequest | undefined;
 	},
 ): Promise<INodeListSearchResult> {
-	const { items } = await paginate.call(this, { ...options.request, limit: DROPDOWN_LIMIT });
 	const needle = (filter ?? '').trim().toLowerCase();
-	const results = items.map((record) => ({
+	const entry = (record: IDataObject) => ({
 		name: options.label(record),
 		value: options.value ? options.value(record) : String(record.id),
 		url: options.url?.(record),
-	}));
-	return {
-		results: needle
-			? results.filter((r) => r.name.toLowerCase().includes(needle) || r.value.toLowerCase().includes(needle))
-			: results,
+	});
+
+	// The token of a platform-filtered search starts with "f": its pages are those of the filtered list.
+	const onPlatform = needle ? options.filterRequest?.(needle) : undefined;
+	if (onPlatform && (paginationToken === undefined || paginationToken === '' || paginationToken.startsWith('f'))) {
+		const tokenPage = paginationToken?.slice(1);
+		const found = await readPageBatch.call(this, onPlatform, startPage(tokenPage), {
+			pageSize: PAGE_SIZE,
+			maxPages: 1,
+			wanted: PAGE_SIZE,
+			keep: () => true,
+		});
+		if (found.records.length > 0 || tokenPage) {
+			return {
+				results: found.records.map(entry),
+				paginationToken: found.nextPage === undefined ? undefined : `f${found.nextPage}`,
+			};
+		}
+	}
+
+	const matches = (record: IDataObject) => {
+		if (!needle) return true;
+		const { name, value } = entry(record);
+		return name.toLowerCase().includes(needle) || value.toLowerCase().includes(needle);
 	};
+	const found = await readPageBatch.call(this, options.request, startPage(paginationToken), {
+		pageSize: PAGE_SIZE,
+		maxPages: needle ? PAGES_PER_BATCH : 1,
+		wanted: needle ? WANTED_MATCHES : PAGE_SIZE,
+		keep: matches,
+	});
+	return {
+		results: found.records.map(entry),
+		paginationToken: found.nextPage === undefined ? undefined : String(found.nextPage),
+	};
+}
+
+/** A whole email address, which a platform's email filter matches whatever its rule for parts. */
+export function isWholeEmail(text: string): boolean {
+	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
 }

@@ -12,9 +12,9 @@ function webhookLabel(record: IDataObject): string {
 
 export const webhookSearch = {
 	/** The webhooks of the credential's business. */
-	async searchWebhooks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	async searchWebhooks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		const businessId = await businessIdOf(this);
-		return await searchList.call(this, filter, {
+		return await searchList.call(this, filter, paginationToken, {
 			request: {
 				method: 'GET',
 				path: '/webhooks/list/{businessId}',

@@ -92,6 +92,10 @@ export const ORDER_DIRECTIONS: INodePropertyOptions[] = [
 	{ name: 'Descending', value: 'DESC' },
 ];
 
+/** The platform's `orderDirection` (ASC or DESC), as a sort option. */
+export const sortDirectionField = (): FilterField =>
+	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending');
+
 /** The documented date and amount ranges of the POST filters: from must not be after to. */
 export const DATE_AND_VALUE_RANGES: Array<[string, string]> = [
 	['initialDate', 'endDate'],

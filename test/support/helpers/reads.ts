@@ -38,7 +38,12 @@ export function jsonOf(items: Array<{ json: unknown }>): unknown[] {
 }
 
 /** Runs a listSearch method of the action node the way the editor does ("From list"). */
-export async function runListSearch(sim: Simulator, method: string, filter?: string): Promise<INodeListSearchResult> {
+export async function runListSearch(
+	sim: Simulator,
+	method: string,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const node: INode = {
 		id: 'node-0',
@@ -55,5 +60,5 @@ export async function runListSearch(sim: Simulator, method: string, filter?: str
 	const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1) as INodeType;
 	const search = type.methods?.listSearch?.[method];
 	if (!search) throw new Error(`The action node has no listSearch method ${method}`);
-	return await search.call(context, filter);
+	return await search.call(context, filter, paginationToken);
 }

@@ -32,6 +32,9 @@ export interface RecordedRequest {
 	files: UploadedFile[];
 	/** Status the simulator answered with (0 when the connection was dropped). */
 	status: number;
+	/** When the request arrived and when its answer was sent (ms since the epoch). */
+	receivedAt?: number;
+	answeredAt?: number;
 }
 
 export class SimError extends Error {

@@ -12,6 +12,10 @@ import type { Json, RecordedRequest, RouteContext, RouteResult } from './core';
 import { errorBody, errorName, parseMultipart, readBody, Router, sendJson, SimError } from './core';
 import { Faults, MALFORMED_BODY } from './faults';
 import type { FaultRule } from './faults';
+import { HostilePaging } from './paging';
+import type { PagingRule } from './paging';
+import { RateLimiter } from './rate-limit';
+import type { RateLimitRule } from './rate-limit';
 import { State } from './state';
 
 export interface SimModule {
@@ -30,6 +34,10 @@ export interface SimulatorOptions {
 	maxLimit?: number;
 	/** Print each request to stderr (the demo CLI uses it). */
 	log?: boolean;
+	/** A per-key rate limit from the start (see rate-limit.ts); off when absent. */
+	rateLimit?: RateLimitRule;
+	/** Hostile paging rules from the start (see paging.ts). */
+	paging?: PagingRule[];
 }
 
 /** Credentials of the seeded primary account, as a user would type them into n8n. */
@@ -51,6 +59,13 @@ export const startedSimulators = new Set<Simulator>();
 export class Simulator {
 	readonly state: State;
 	readonly faults = new Faults();
+	/** Hostile paging modes (paging.ts): lists that lie or have the wrong shape. */
+	readonly paging = new HostilePaging();
+	/** Per-key token bucket answering 429 with Retry-After (rate-limit.ts); off by default. */
+	readonly rateLimit = new RateLimiter();
+	/** API requests received and not yet answered, and the most seen at once since resetInFlight(). */
+	inFlight = 0;
+	maxInFlight = 0;
 	readonly router = new Router();
 	readonly requests: RecordedRequest[] = [];
 	readonly maxLimit: number;
@@ -65,6 +80,8 @@ export class Simulator {
 		this.state = new State({ seed: options.seed ?? 42, size: options.size ?? 60 });
 		this.faults.seed(options.seed ?? 42);
 		this.maxLimit = options.maxLimit ?? 1000;
+		if (options.rateLimit) this.rateLimit.set(options.rateLimit);
+		for (const rule of options.paging ?? []) this.paging.add(rule);
 		const modules = loadModules();
 		for (const mod of modules) mod.seed?.(this);
 		for (const mod of modules) mod.routes(this.router, this);
@@ -132,6 +149,11 @@ export class Simulator {
 		this.faults.add(rule);
 	}
 
+	/** Starts counting the most API requests in flight at once afresh. */
+	resetInFlight(): void {
+		this.maxInFlight = this.inFlight;
+	}
+
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 		const method = (req.method ?? 'GET').toUpperCase();
@@ -153,10 +175,18 @@ export class Simulator {
 			body: undefined,
 			files: [],
 			status: 0,
+			receivedAt: Date.now(),
 		};
 		this.requests.push(record);
+		const control = url.pathname.startsWith('/__sim');
+		if (!control) {
+			this.inFlight++;
+			if (this.inFlight > this.maxInFlight) this.maxInFlight = this.inFlight;
+			res.once('close', () => this.inFlight--);
+		}
 		const send = (status: number, body: unknown, extra?: Record<string, string>) => {
 			record.status = status;
+			record.answeredAt = Date.now();
 			sendJson(res, status, body, extra);
 		};
 		try {
@@ -174,13 +204,19 @@ export class Simulator {
 				}
 			}
 			if (this.options.log) process.stderr.write(`[sim] ${method} ${url.pathname}${url.search}\n`);
-			const control = url.pathname.startsWith('/__sim');
+			const retryAfter = control ? undefined : this.rateLimit.take(headers['x-api-key'], url.pathname);
+			if (retryAfter !== undefined) return send(429, errorBody(429, 'Too many requests'), { 'retry-after': retryAfter });
 			const fired = control ? [] : this.faults.pick(method, url.pathname);
 			for (const f of fired) if (f.kind === 'latency') await delay(f.latencyMs ?? 20);
 			const before = fired.find((f) => f.kind !== 'latency' && !f.afterProcessing);
 			if (before && this.applyFault(before, res, record)) return;
 
-			const result = await this.route(method, url.pathname, { req, query, headers, record });
+			let result = await this.route(method, url.pathname, { req, query, headers, record });
+			if (!control && this.paging.active) {
+				result = await this.paging.apply(method, url.pathname, query, result, (page) =>
+					this.route(method, url.pathname, { req, query: { ...query, page: String(page) }, headers, record }),
+				);
+			}
 			const after = fired.find((f) => f.kind !== 'latency' && f.kind !== 'trickle' && f.afterProcessing);
 			if (after && this.applyFault(after, res, record)) return;
 			const status = result.status ?? 200;

@@ -1,16 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { pick, simplifyField } from '../../shared/simplify';
-import {
-	checkRanges,
-	CREATED_UPDATED_QUERY_KEYS,
-	CREATED_UPDATED_RANGES,
-	filter,
-	filterCollection,
-	ORDER_DIRECTIONS,
-	readFilters,
-	toQuery,
-} from '../../shared/filters';
+import { checkRanges, CREATED_UPDATED_QUERY_KEYS, CREATED_UPDATED_RANGES, filter, filterCollection, readFilters, sortDirectionField, toQuery } from '../../shared/filters';
 
 /** The fields of a refund request most workflows use. */
 export const REFUND_SIMPLE_FIELDS = [
@@ -41,7 +32,7 @@ const optionFields = [
 		[{ name: 'Created At', value: 'createdAt' }],
 		'Field the refund requests are sorted by',
 	),
-	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending'),
+	sortDirectionField(),
 ];
 
 export const getMany: OperationDef = {

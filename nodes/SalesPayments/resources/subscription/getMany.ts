@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { simplifyField } from '../../shared/simplify';
-import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
+import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
 import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
 
@@ -45,7 +45,7 @@ const sortFields = [
 		],
 		'Field the subscriptions are sorted by',
 	),
-	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending'),
+	sortDirectionField(),
 ];
 
 export const getMany: OperationDef = {

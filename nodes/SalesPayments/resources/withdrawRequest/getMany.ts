@@ -1,5 +1,5 @@
 import type { OperationDef } from '../../shared/types';
-import { filter, ORDER_DIRECTIONS, sortedFilterList } from '../../shared/filters';
+import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
@@ -11,7 +11,7 @@ const filterFields = [
 
 const sortFields = [
 	filter.text('orderByField', 'Sort By', 'Name of the field the withdraw requests are sorted by', 'e.g. createdAt'),
-	filter.option('orderDirection', 'Sort Direction', ORDER_DIRECTIONS, 'Whether to sort ascending or descending'),
+	sortDirectionField(),
 ];
 
 export const getMany: OperationDef = {

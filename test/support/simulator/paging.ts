@@ -1,0 +1,303 @@
+/**
+ * Hostile paging: list answers of a platform whose pagination lies or whose answers have the
+ * wrong shape, for the tests of Return All's safety (issue 12.3 and 12.4). Off unless a rule is
+ * added (in-process: `sim.paging.add(rule)`; other processes: `POST /__sim/paging`).
+ *
+ * A rule applies to the list answers (requests with a `page` query) of its method and path (a
+ * substring or a RegExp source, as for faults), or of every list when it names none. The
+ * records of an answer are found where the platform puts them: `docs`, `movements` (an array)
+ * or `paymentLinks` (a page object with `docs`).
+ *
+ * Modes:
+ * - `ignorePage`: every page is answered with page 1 (its `currentPage` says 1).
+ * - `repeatPage`: pages after `page` (default 2) are answered with the records of `page`, with
+ *   the pagination fields of the page asked for (so `currentPage` advances, the records don't).
+ * - `hasNextForeverFresh`: pages past the end keep coming: page 1's records with new ids and
+ *   `hasNext: true`, `nextPage`, totals that keep growing (movements: `count`).
+ * - `hasNextForeverSame`: pages past the end are page 1's records again with `hasNext: true`.
+ * - `absurdTotals`: `totalPages`, `totalDocs` and `count` say 10^9; the pages are honest.
+ * - `overlap`: from page 2 on, each page starts `shift` (default 3) records early, as when
+ *   records are added at the head of the list while it is walked: every record still comes, some twice.
+ * - wrong shapes (on `page` only when set, else on every page): `collectionString`,
+ *   `collectionNumber`, `collectionObject` (the records' place holds "oops", 42 or an object
+ *   without records), `nullRecord`, `numberRecord`, `stringRecord`, `arrayRecord` (one record,
+ *   the `index`th, default 1, replaced), `dataNull` (`data: null`).
+ * Any rule may also `omit` pagination fields from its answers.
+ */
+import type { RouteResult } from './core';
+
+export type PagingMode =
+	| 'ignorePage'
+	| 'repeatPage'
+	| 'hasNextForeverFresh'
+	| 'hasNextForeverSame'
+	| 'absurdTotals'
+	| 'overlap'
+	| 'collectionString'
+	| 'collectionNumber'
+	| 'collectionObject'
+	| 'nullRecord'
+	| 'numberRecord'
+	| 'stringRecord'
+	| 'arrayRecord'
+	| 'dataNull';
+
+export const PAGING_MODES: readonly PagingMode[] = [
+	'ignorePage',
+	'repeatPage',
+	'hasNextForeverFresh',
+	'hasNextForeverSame',
+	'absurdTotals',
+	'overlap',
+	'collectionString',
+	'collectionNumber',
+	'collectionObject',
+	'nullRecord',
+	'numberRecord',
+	'stringRecord',
+	'arrayRecord',
+	'dataNull',
+];
+
+export interface PagingRule {
+	mode: PagingMode;
+	method?: string;
+	/** Substring of the path, or a RegExp source; every list when absent. */
+	path?: string;
+	/** `repeatPage`: the page repeated. Wrong shapes: the only page answered wrongly. */
+	page?: number;
+	/** `overlap`: records each page starts early. */
+	shift?: number;
+	/** Record replaced by the `...Record` modes (0-based). */
+	index?: number;
+	/**
+	 * Pagination fields removed from every answer the rule matches (e.g. `['hasNext',
+	 * 'nextPage']`, or all of them for a platform that says nothing about pages).
+	 */
+	omit?: string[];
+}
+
+/** A rule with the number of answers it changed. */
+export interface PagingRuleState extends PagingRule {
+	applied: number;
+}
+
+/** The value of absurd totals. */
+export const ABSURD_TOTAL = 1_000_000_000;
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+	if (path.includes(pattern)) return true;
+	try {
+		return new RegExp(pattern).test(path);
+	} catch {
+		return false;
+	}
+}
+
+/** Where an answer keeps its records and its pagination fields. */
+interface Located {
+	/** The object holding the pagination fields (the data, or the `paymentLinks` page object). */
+	fields: Obj;
+	/** The object holding the records' key. */
+	holder: Obj;
+	key: string;
+	records: unknown[];
+}
+
+function locate(data: unknown): Located | undefined {
+	if (!isObj(data)) return undefined;
+	if (Array.isArray(data.docs)) return { fields: data, holder: data, key: 'docs', records: data.docs };
+	if (Array.isArray(data.movements)) return { fields: data, holder: data, key: 'movements', records: data.movements };
+	const links = data.paymentLinks;
+	if (isObj(links) && Array.isArray(links.docs)) return { fields: links, holder: links, key: 'docs', records: links.docs };
+	if (Array.isArray(links)) return { fields: data, holder: data, key: 'paymentLinks', records: links };
+	return undefined;
+}
+
+/** A deep copy of a route's data (routes may hand out the records they keep). */
+function copy<T>(value: T): T {
+	return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function totalOf(fields: Obj, records: number): number {
+	const n = Number(fields.totalDocs ?? fields.count);
+	return Number.isFinite(n) ? n : records;
+}
+
+/** Sets the pagination fields an answer already has (movements have `count` only). */
+function setFields(fields: Obj, values: { currentPage: number; hasNext: boolean; totalDocs: number; limit: number }): void {
+	const totalPages = Math.max(1, Math.ceil(values.totalDocs / values.limit));
+	if ('currentPage' in fields) fields.currentPage = values.currentPage;
+	if ('hasNext' in fields) fields.hasNext = values.hasNext;
+	if ('nextPage' in fields) fields.nextPage = values.hasNext ? values.currentPage + 1 : null;
+	if ('totalPages' in fields) fields.totalPages = Math.max(totalPages, values.hasNext ? values.currentPage + 1 : 1);
+	if ('totalDocs' in fields) fields.totalDocs = values.totalDocs;
+	if ('count' in fields) fields.count = values.totalDocs;
+}
+
+export class HostilePaging {
+	private rules: PagingRuleState[] = [];
+
+	add(rule: PagingRule): void {
+		if (!PAGING_MODES.includes(rule.mode)) throw new Error(`Unknown paging mode ${JSON.stringify(rule.mode)}`);
+		for (const key of ['page', 'shift', 'index'] as const) {
+			const value = rule[key];
+			if (value !== undefined && !(Number.isInteger(value) && value >= (key === 'index' ? 0 : 1))) {
+				throw new Error(`Paging rule ${key} must be a whole number (got ${JSON.stringify(value)})`);
+			}
+		}
+		this.rules.push({ ...rule, applied: 0 });
+	}
+
+	list(): PagingRuleState[] {
+		return this.rules.map((r) => ({ ...r }));
+	}
+
+	clear(): void {
+		this.rules = [];
+	}
+
+	get active(): boolean {
+		return this.rules.length > 0;
+	}
+
+	/**
+	 * The answer to a list request under the first rule that matches it; `reroute(n)` answers
+	 * page `n` of the same request as the honest platform would.
+	 */
+	async apply(
+		method: string,
+		path: string,
+		query: Record<string, string | string[]>,
+		result: RouteResult,
+		reroute: (page: number) => Promise<RouteResult>,
+	): Promise<RouteResult> {
+		const pageText = query.page;
+		if (typeof pageText !== 'string' || result.raw !== undefined || (result.status ?? 200) >= 300) return result;
+		const page = Number(pageText);
+		const limit = Number(query.limit);
+		if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1) return result;
+		const rule = this.rules.find(
+			(r) => (!r.method || r.method.toUpperCase() === method) && (!r.path || pathMatches(r.path, path)),
+		);
+		if (!rule) return result;
+		let changed = await this.transform(rule, page, limit, result, reroute);
+		if (rule.omit?.length && changed.raw === undefined) {
+			const data = changed === result ? copy(result.data) : changed.data;
+			const here = locate(data);
+			if (here) for (const key of rule.omit) delete here.fields[key];
+			changed = { ...changed, data };
+		}
+		if (changed !== result) rule.applied++;
+		return changed;
+	}
+
+	private async transform(
+		rule: PagingRule,
+		page: number,
+		limit: number,
+		result: RouteResult,
+		reroute: (page: number) => Promise<RouteResult>,
+	): Promise<RouteResult> {
+		const data = copy(result.data);
+		const here = locate(data);
+		if (!here) return result;
+		const honestTotal = totalOf(here.fields, here.records.length);
+		switch (rule.mode) {
+			case 'ignorePage': {
+				if (page === 1) return result;
+				return { ...result, data: copy((await reroute(1)).data) };
+			}
+			case 'repeatPage': {
+				const repeated = rule.page ?? 2;
+				if (page <= repeated) return result;
+				const source = locate(copy((await reroute(repeated)).data));
+				if (!source) return result;
+				here.holder[here.key] = source.records;
+				setFields(here.fields, { currentPage: page, hasNext: true, totalDocs: Math.max(honestTotal, (page + 1) * limit), limit });
+				return { ...result, data };
+			}
+			case 'hasNextForeverFresh':
+			case 'hasNextForeverSame': {
+				const lastPage = Math.max(1, Math.ceil(honestTotal / limit));
+				const grown = Math.max(honestTotal, (page + 1) * limit);
+				if (page < lastPage) {
+					setFields(here.fields, { currentPage: page, hasNext: true, totalDocs: grown, limit });
+					return { ...result, data };
+				}
+				let records = here.records;
+				if (page > lastPage || records.length === 0) {
+					const first = locate(copy((await reroute(1)).data));
+					records = first?.records ?? [];
+				}
+				if (rule.mode === 'hasNextForeverFresh' && page > lastPage) {
+					records = records.map((r) => (isObj(r) ? { ...r, id: `${String(r.id)}-page-${page}` } : r));
+				}
+				here.holder[here.key] = records;
+				setFields(here.fields, { currentPage: page, hasNext: true, totalDocs: grown, limit });
+				return { ...result, data };
+			}
+			case 'absurdTotals': {
+				for (const key of ['totalPages', 'totalDocs', 'count'] as const) if (key in here.fields) here.fields[key] = ABSURD_TOTAL;
+				return { ...result, data };
+			}
+			case 'overlap': {
+				const shift = Math.min(rule.shift ?? 3, limit - 1);
+				if (page === 1 || shift < 1) return result;
+				const previous = locate(copy((await reroute(page - 1)).data));
+				const head = previous ? previous.records.slice(Math.max(0, previous.records.length - shift)) : [];
+				// Page `page` of a list with `shift` more records at its head.
+				const records = [...head, ...here.records].slice(0, limit);
+				here.holder[here.key] = records;
+				const start = (page - 1) * limit - shift;
+				setFields(here.fields, {
+					currentPage: page,
+					hasNext: start + records.length < honestTotal,
+					totalDocs: honestTotal + shift,
+					limit,
+				});
+				return { ...result, data };
+			}
+			default:
+				break;
+		}
+		// Wrong shapes.
+		if (rule.page !== undefined && rule.page !== page) return result;
+		const index = Math.min(rule.index ?? 1, Math.max(0, here.records.length - 1));
+		const replaceRecord = (value: unknown) => {
+			if (here.records.length === 0) here.records.push(value);
+			else here.records[index] = value;
+			return { ...result, data };
+		};
+		switch (rule.mode) {
+			case 'collectionString':
+				here.holder[here.key] = 'oops';
+				return { ...result, data };
+			case 'collectionNumber':
+				here.holder[here.key] = 42;
+				return { ...result, data };
+			case 'collectionObject':
+				here.holder[here.key] = { note: 'no records here' };
+				return { ...result, data };
+			case 'nullRecord':
+				return replaceRecord(null);
+			case 'numberRecord':
+				return replaceRecord(7);
+			case 'stringRecord':
+				return replaceRecord('record');
+			case 'arrayRecord':
+				return replaceRecord([1, 2]);
+			case 'dataNull':
+				// Sent as is: the envelope would turn a missing data into {}.
+				return { status: 200, raw: { statusCode: 200, data: null } };
+			default:
+				return result;
+		}
+	}
+}
