@@ -334,11 +334,17 @@ async function deliverPairs(hook: Hook, tag: string, count: number, mode: PairMo
  * answered), checks they succeeded, and counts per delivery id (the trigger item's `id`) the
  * executions for which `passed` holds (by default: every execution).
  */
-async function runsPerDelivery(workflowId: string, passed: (data: RunData | undefined) => boolean = () => true): Promise<Map<string, number>> {
+/** Executions per delivery of a workflow, counting only those after the first `since` (earlier tests' own). */
+async function runsPerDelivery(
+	workflowId: string,
+	passed: (data: RunData | undefined) => boolean = () => true,
+	since = 0,
+): Promise<Map<string, number>> {
 	const created = (await cluster.executions(workflowId)).length;
 	await cluster.waitForExecutions(workflowId, created, 60_000);
-	const rows = await cluster.executions(workflowId, true);
-	expect(rows.some((r) => r.status !== 'success') ? await cluster.failures(workflowId) : []).toEqual([]);
+	const rows = (await cluster.executions(workflowId, true)).slice(since);
+	const failed = rows.filter((r) => r.status !== 'success').map((r) => r.id);
+	expect(failed.length ? (await cluster.failures(workflowId)).filter((f) => failed.includes(f.id as number)) : []).toEqual([]);
 	const runs = new Map<string, number>();
 	for (const r of rows) {
 		const id = itemsOf(r.data, 'Trigger')[0]?.id;
@@ -515,19 +521,31 @@ describe('n8n 2.8.4 queue mode: main + 2 webhook processes + 2 workers, Postgres
 		expect(fresh).toHaveLength(total);
 		expect(new Set(fresh.map((r) => r.mode))).toEqual(new Set(['webhook']));
 		const data = (await cluster.executions(TRIGGER_WF, true)).filter((r) => fresh.some((f) => f.id === r.id));
-		// One execution per delivery: none lost at the webhook processes, none duplicated.
-		expect(data.map(orderOf).sort()).toEqual([...orders].sort());
 
 		// n8n 2.8.4 can fail a few jobs a worker takes as it shuts down (its known races: Bull's
 		// forced disconnect orphans a job, "failed to be processed too many times"; the worker
 		// closes its database while a job it just took runs, "Driver not Connected"; or exits
-		// during it, "did not finish"). Only those, only under load, at most one worker's
-		// concurrency of them.
+		// during it, "did not finish", or a "crashed" execution without an error). Only those,
+		// only under load, at most one worker's concurrency of them.
 		const failed = fresh.filter((r) => r.status !== 'success');
 		const failures = (failed.length ? await cluster.failures(TRIGGER_WF) : []).filter((f) => failed.some((r) => r.id === f.id));
-		for (const f of failures) expect({ id: f.id, error: f.error }).toEqual({ id: f.id, error: expect.stringMatching(WORKER_SHUTDOWN_RACE) });
+		for (const f of failures) {
+			const race = f.status === 'crashed' || WORKER_SHUTDOWN_RACE.test(String(f.error));
+			expect({ id: f.id, status: f.status, error: f.error, race }).toEqual({ id: f.id, status: f.status, error: f.error, race: true });
+		}
 		expect(failed.length).toBeLessThanOrEqual(WORKER_CONCURRENCY);
-		const failedOrders = data.filter((r) => failed.some((f) => f.id === r.id)).map(orderOf);
+
+		// One execution per delivery: none lost at the webhook processes, none duplicated. A failed
+		// execution whose data n8n replaced (a crash, "Driver not Connected") no longer shows its
+		// order: there are exactly as many of those as orders not shown, all from the loaded half.
+		const unreadable = data.filter((r) => orderOf(r) === 'undefined');
+		for (const r of unreadable) expect(failed.map((f) => f.id)).toContain(r.id);
+		const shown = data.filter((r) => orderOf(r) !== 'undefined').map(orderOf);
+		expect(new Set(shown).size).toBe(shown.length);
+		for (const id of shown) expect(orders).toContain(id);
+		const notShown = orders.filter((id) => !shown.includes(id));
+		expect(notShown).toHaveLength(unreadable.length);
+		const failedOrders = [...data.filter((r) => failed.some((f) => f.id === r.id) && orderOf(r) !== 'undefined').map(orderOf), ...notShown];
 		for (const id of failedOrders) expect(loaded).toContain(id);
 		for (const r of data.filter((x) => x.status === 'success')) expect(itemsOf(r.data, 'Get the order')).toHaveLength(1);
 		// The successful ones fetched their order once; nothing was fetched twice.
@@ -568,8 +586,9 @@ describe('n8n 2.8.4 queue mode: main + 2 webhook processes + 2 workers, Postgres
 			delivered: total,
 			bursts: `${BURSTS} x ${BURST_SIZE}`,
 			executions: fresh.length,
-			lostAtWebhookProcesses: orders.filter((id) => !data.map(orderOf).includes(id)).length,
-			duplicated: data.length - new Set(data.map(orderOf)).size,
+			lostAtWebhookProcesses: total - data.length,
+			duplicated: shown.length - new Set(shown).size,
+			failedWithoutTheirData: unreadable.length,
 			quietRestart: { deliveries: quiet.length, failed: 0, workerStopMs: quietStop.ms },
 			restartUnderLoad: {
 				deliveries: loaded.length,
@@ -684,7 +703,8 @@ describe('n8n 2.8.4 queue mode: main + 2 webhook processes + 2 workers, Postgres
 		expect(await trigger.send(0, body)).toBe(200);
 		expect(await trigger.send(1, body)).toBe(200);
 		await cluster.waitForExecutions(TRIGGER_WF, before + 2, 60_000);
-		const control = counts(await runsPerDelivery(TRIGGER_WF), 'control', 1);
+		// Only this test's executions: the burst test may have left failed ones (worker-shutdown races).
+		const control = counts(await runsPerDelivery(TRIGGER_WF, undefined, before), 'control', 1);
 		expect(control).toEqual([2]);
 		figures.ignoreDuplicates = { ...(figures.ignoreDuplicates as object), optionOffSequentialExecutions: control[0] };
 

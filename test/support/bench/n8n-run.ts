@@ -1,54 +1,11 @@
 /**
  * The n8n-core side of `npm run bench`, loaded only by the bench's child processes that need it.
  */
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialType,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
-	INodeTypes,
-	IRun,
-	IRunExecutionData,
-	IVersionedNodeType,
-} from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData } from 'n8n-workflow';
 import { createDeferredPromise, Workflow } from 'n8n-workflow';
 
-import type { LoadedPackage } from '../harness/n8n';
-import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData, PACKAGE_NAME } from '../harness/n8n';
-
-/**
- * The package built in another folder (the bench's baseline: an earlier commit built by
- * bench.ts), loaded by n8n's own package loader as loadPackage() loads this one.
- */
-const loadedFrom = new Map<string, Promise<LoadedPackage>>();
-
-function loadPackageFrom(dir: string): Promise<LoadedPackage> {
-	let loaded = loadedFrom.get(dir);
-	if (!loaded) loadedFrom.set(dir, (loaded = loadFrom(dir)));
-	return loaded;
-}
-
-async function loadFrom(dir: string): Promise<LoadedPackage> {
-	const loader = new PackageDirectoryLoader(dir);
-	await loader.loadAll();
-	const nodes: Record<string, INodeType | IVersionedNodeType> = {};
-	for (const [name, { type }] of Object.entries(loader.nodeTypes)) nodes[`${PACKAGE_NAME}.${name}`] = type;
-	const credentialTypes: Record<string, ICredentialType> = {};
-	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes[name] = type;
-	const nodeTypes: INodeTypes = {
-		getByName: (type) => nodes[type],
-		getByNameAndVersion: (type, version) => {
-			const node = nodes[type];
-			if (!node) throw new Error(`Unknown node type ${type}`);
-			return 'nodeVersions' in node ? node.getNodeType(version) : node;
-		},
-		getKnownTypes: () => ({}),
-	};
-	return { nodeTypes, credentialTypes };
-}
+import { ACTION_TYPE, CredentialsHelper, loadPackage, loadPackageFrom, makeAdditionalData } from '../harness/n8n';
 import { TriggerHarness } from '../harness/trigger';
 
 /** The header the trigger node expects its secret in. */

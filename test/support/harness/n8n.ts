@@ -49,29 +49,37 @@ export interface LoadedPackage {
 	credentialTypes: Record<string, ICredentialType>;
 }
 
-let loaded: Promise<LoadedPackage> | undefined;
+const loadedFrom = new Map<string, Promise<LoadedPackage>>();
 
 /** Loads dist/ through n8n's own package loader (run `npm run build` first; `npm test` does). */
 export async function loadPackage(): Promise<LoadedPackage> {
-	loaded ??= (async () => {
-		const loader = new PackageDirectoryLoader(PACKAGE_DIR);
-		await loader.loadAll();
-		const nodes: Record<string, INodeType | IVersionedNodeType> = {};
-		for (const [name, { type }] of Object.entries(loader.nodeTypes)) nodes[`${PACKAGE_NAME}.${name}`] = type;
-		const credentialTypes: Record<string, ICredentialType> = {};
-		for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes[name] = type;
-		const nodeTypes: INodeTypes = {
-			getByName: (type) => nodes[type],
-			getByNameAndVersion: (type, version) => {
-				const node = nodes[type];
-				if (!node) throw new Error(`Unknown node type ${type}`);
-				return 'nodeVersions' in node ? node.getNodeType(version) : node;
-			},
-			getKnownTypes: () => ({}),
-		};
-		return { nodeTypes, credentialTypes };
-	})();
+	return await loadPackageFrom(PACKAGE_DIR);
+}
+
+/** Loads a built package folder (this one, or the bench's baseline build) once per process. */
+export async function loadPackageFrom(dir: string): Promise<LoadedPackage> {
+	let loaded = loadedFrom.get(dir);
+	if (!loaded) loadedFrom.set(dir, (loaded = loadFrom(dir)));
 	return await loaded;
+}
+
+async function loadFrom(dir: string): Promise<LoadedPackage> {
+	const loader = new PackageDirectoryLoader(dir);
+	await loader.loadAll();
+	const nodes: Record<string, INodeType | IVersionedNodeType> = {};
+	for (const [name, { type }] of Object.entries(loader.nodeTypes)) nodes[`${PACKAGE_NAME}.${name}`] = type;
+	const credentialTypes: Record<string, ICredentialType> = {};
+	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes[name] = type;
+	const nodeTypes: INodeTypes = {
+		getByName: (type) => nodes[type],
+		getByNameAndVersion: (type, version) => {
+			const node = nodes[type];
+			if (!node) throw new Error(`Unknown node type ${type}`);
+			return 'nodeVersions' in node ? node.getNodeType(version) : node;
+		},
+		getKnownTypes: () => ({}),
+	};
+	return { nodeTypes, credentialTypes };
 }
 
 /** Credential values by type, as a user would have saved them. */

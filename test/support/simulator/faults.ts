@@ -52,7 +52,7 @@ export interface FaultState extends FaultRule {
 }
 
 /** Whether a rule's `path` matches: a substring, or a regular expression source. */
-function pathMatches(pattern: string, path: string): boolean {
+export function pathMatches(pattern: string, path: string): boolean {
 	if (path.includes(pattern)) return true;
 	try {
 		return new RegExp(pattern).test(path);

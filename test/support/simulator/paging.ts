@@ -25,6 +25,7 @@
  * Any rule may also `omit` pagination fields from its answers.
  */
 import type { RouteResult } from './core';
+import { pathMatches } from './faults';
 
 export type PagingMode =
 	| 'ignorePage'
@@ -89,15 +90,6 @@ type Obj = Record<string, unknown>;
 
 function isObj(value: unknown): value is Obj {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function pathMatches(pattern: string, path: string): boolean {
-	if (path.includes(pattern)) return true;
-	try {
-		return new RegExp(pattern).test(path);
-	} catch {
-		return false;
-	}
 }
 
 /** Where an answer keeps its records and its pagination fields. */

@@ -6,6 +6,8 @@
  * `sim.rateLimit.set({...})` or the simulator option `rateLimit`, from other processes with
  * `POST /__sim/rate-limit`. Control routes (`/__sim`) are never limited.
  */
+import { pathMatches } from './faults';
+
 export interface RateLimitRule {
 	/** Tokens added per second. */
 	ratePerSecond: number;
@@ -26,15 +28,6 @@ export interface RateLimitStats {
 	allowed: number;
 	/** Requests answered 429 since the rule was set. */
 	limited: number;
-}
-
-function pathMatches(pattern: string, path: string): boolean {
-	if (path.includes(pattern)) return true;
-	try {
-		return new RegExp(pattern).test(path);
-	} catch {
-		return false;
-	}
 }
 
 export class RateLimiter {
