@@ -290,6 +290,8 @@ export class N8nInstance {
 	brokerPort = 0;
 	private proc?: ChildProcess;
 	private cookie = '';
+	/** The account whose session `cookie` is, to log in again when n8n drops the session. */
+	private owner?: OwnerAccount;
 	/** Server output, for diagnosing failures. */
 	readonly output: string[] = [];
 	/** More environment for the CLI and the server (e.g. N8N_RESTRICT_FILE_ACCESS_TO). */
@@ -480,6 +482,7 @@ export class N8nInstance {
 			headers: { 'browser-id': 'sp-tests' },
 			validateStatus: () => true,
 		});
+		this.owner = owner;
 		if (res.status !== 200) {
 			// Already set up (a reused folder): log in instead.
 			try {
@@ -499,6 +502,7 @@ export class N8nInstance {
 			{ headers: { 'browser-id': 'sp-tests' }, validateStatus: () => true },
 		);
 		if (res.status !== 200) throw new Error(`n8n login failed: ${res.status} ${JSON.stringify(res.data)}`);
+		this.owner = owner;
 		this.cookie = cookieOf(res.headers['set-cookie']);
 	}
 
@@ -508,13 +512,22 @@ export class N8nInstance {
 
 	/** A request to the server with the owner's session, for any path (e.g. `/types/nodes.json`). */
 	async request<T = unknown>(method: string, pathName: string, body?: unknown): Promise<{ status: number; data: T }> {
-		const res = await axios.request({
-			method,
-			url: `${this.baseUrl}${pathName}`,
-			data: body,
-			headers: { cookie: this.cookie, 'browser-id': 'sp-tests' },
-			validateStatus: () => true,
-		});
+		const send = async () =>
+			await axios.request({
+				method,
+				url: `${this.baseUrl}${pathName}`,
+				data: body,
+				headers: { cookie: this.cookie, 'browser-id': 'sp-tests' },
+				validateStatus: () => true,
+			});
+		let res = await send();
+		// n8n 2.41 once answered 401 to every call of a session made right after the owner setup
+		// (seen once in CI): log in again, once, and say so.
+		if (res.status === 401 && this.owner) {
+			process.stderr.write(`[n8n ${this.target.version}] ${method} ${pathName} answered 401: logging in again\n`);
+			await this.login(this.owner);
+			res = await send();
+		}
 		return { status: res.status, data: res.data as T };
 	}
 
