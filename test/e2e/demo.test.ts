@@ -370,7 +370,11 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			expect(demo.sim.requestsTo('POST', '/movement/filter').length - before).toBeGreaterThanOrEqual(12);
 
 			await openNode('Every movement of the month', 'parameter-input-decimalAmounts');
-			const filters = await page.locator('[data-test-id=node-parameters]').innerText();
+			// The panel renders its collections after the first field: wait for the date filters.
+			const filters = await waitFor('the date filters in the panel', async () => {
+				const text = await page.locator('[data-test-id=node-parameters]').innerText();
+				return text.includes('Date From') && text.includes('Date To') ? text : undefined;
+			}, 20_000);
 			expect(filters.indexOf('Date From')).toBeGreaterThan(-1);
 			expect(filters.indexOf('Date From')).toBeLessThan(filters.indexOf('Date To'));
 			const count = await waitFor('the item count', async () => (await page.locator('[data-test-id=ndv]').innerText()).match(/([\d,]+) items/)?.[1]);
