@@ -12,6 +12,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { PACKAGE_DIR, runNode } from '../support/harness/n8n';
 import type { RunResult } from '../support/harness/n8n';
+import { pixCharge } from '../support/helpers/fixtures';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';
 import type { FaultRule } from '../support/simulator/faults';
@@ -44,18 +45,6 @@ function fault(rule: FaultRule): void {
 }
 
 const balance: INodeParameters = { resource: 'business', operation: 'getBalance' };
-
-function charge(extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'order',
-		operation: 'createCharge',
-		buyerName: 'Lucas Ferreira',
-		buyerEmail: 'lucas.ferreira@mail.example',
-		items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
-		payments: { payment: [{ method: 'pix', numberInstallments: 1, valueInCents: 4990 }] },
-		...extra,
-	};
-}
 
 function primaryOrders(): JsonObject[] {
 	return ordersOf(sim(), sim().credentials.businessId);
@@ -200,7 +189,7 @@ describe('writes are never repeated once the platform may have processed them', 
 	it('Create Charge under a 500 sent after processing: one request, one order, the error is shown', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'status', status: 500, afterProcessing: true, path: '/orders/create-charge' });
-		const { error, items } = await run(charge());
+		const { error, items } = await run(pixCharge());
 		expect(items).toHaveLength(0);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.httpCode).toBe('500');
@@ -214,7 +203,7 @@ describe('writes are never repeated once the platform may have processed them', 
 	it('Create Charge whose connection drops after processing: one request, one order', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'drop', afterProcessing: true, path: '/orders/create-charge' });
-		const { error } = await run(charge());
+		const { error } = await run(pixCharge());
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The connection to the platform was closed before it answered');
 		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
@@ -224,7 +213,7 @@ describe('writes are never repeated once the platform may have processed them', 
 	it('Create Charge that times out: one request, one order (processed after the client gave up)', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'latency', latencyMs: 600, path: '/orders/create-charge' });
-		const { error } = await run(charge({ requestOptions: { timeout: 150, maxRetries: 5 } }));
+		const { error } = await run(pixCharge({ requestOptions: { timeout: 150, maxRetries: 5 } }));
 		expect(error?.message).toBe('The platform did not answer within 150 ms');
 		// The simulator processes the charge once its latency is over.
 		for (let waited = 0; primaryOrders().length === before && waited < 5_000; waited += 50) {
@@ -238,7 +227,7 @@ describe('writes are never repeated once the platform may have processed them', 
 	it.each([502, 503, 504])('Create Charge under %i: not repeated', async (status) => {
 		const before = primaryOrders().length;
 		fault({ kind: 'status', status, retryAfter: '0', path: '/orders/create-charge' });
-		const { error } = await run(charge());
+		const { error } = await run(pixCharge());
 		expect(error?.httpCode).toBe(String(status));
 		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
 		expect(primaryOrders().length).toBe(before);
@@ -247,7 +236,7 @@ describe('writes are never repeated once the platform may have processed them', 
 	it('Create Charge refused with 429 (not processed) is sent again after Retry-After: exactly one order', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'status', status: 429, retryAfter: '0', times: 2, path: '/orders/create-charge' });
-		const { error, items } = await run(charge());
+		const { error, items } = await run(pixCharge());
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
 		expect(statuses()).toEqual([429, 429, 201]);
@@ -260,7 +249,7 @@ describe('writes are never repeated once the platform may have processed them', 
 		// The second charge is processed but its answer is lost.
 		fault({ kind: 'status', status: 500, afterProcessing: true, nth: [2], path: '/orders/create-charge' });
 		const result = await runNode(
-			{ parameters: charge(), continueOnFail: true },
+			{ parameters: pixCharge(), continueOnFail: true },
 			{ credentials: dataCredentials(sim()), input: [{ json: { n: 1 } }, { json: { n: 2 } }, { json: { n: 3 } }] },
 		);
 		expect(result.error).toBeUndefined();

@@ -11,6 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../support/harness/n8n';
 import type { RunResult } from '../support/harness/n8n';
 import { TriggerHarness } from '../support/harness/trigger';
+import { pixCharge } from '../support/helpers/fixtures';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { Elsewhere } from '../support/simulator/elsewhere';
 import { startElsewhere } from '../support/simulator/elsewhere';
@@ -49,17 +50,6 @@ async function run(parameters: INodeParameters, options: { continueOnFail?: bool
 
 const balance: INodeParameters = { resource: 'business', operation: 'getBalance' };
 
-function charge(): INodeParameters {
-	return {
-		resource: 'order',
-		operation: 'createCharge',
-		buyerName: 'Lucas Ferreira',
-		buyerEmail: 'lucas.ferreira@mail.example',
-		items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
-		payments: { payment: [{ method: 'pix', numberInstallments: 1, valueInCents: 4990 }] },
-	};
-}
-
 function primaryOrders(): IDataObject[] {
 	return ordersOf(sim(), sim().credentials.businessId);
 }
@@ -80,7 +70,7 @@ describe('redirects: the keys and the body never leave the credential\'s origin'
 	it.each([301, 302, 303, 307, 308])('a charge redirected with %i to another origin is never re-sent there nor reported as a success', async (status) => {
 		const before = primaryOrders().length;
 		fault({ kind: 'redirect', status, location: `${elsewhere.url}/orders/create-charge`, path: '/orders/create-charge' });
-		const { error, items } = await run(charge(), { continueOnFail: true });
+		const { error, items } = await run(pixCharge(), { continueOnFail: true });
 		expect(items).toHaveLength(1);
 		expect(items[0].json.orderId).toBeUndefined();
 		expect(items[0].json.error).toBe(`The platform answered with a redirect (HTTP ${status}) to ${elsewhere.origin}, which was not followed`);
@@ -114,7 +104,7 @@ describe('redirects: the keys and the body never leave the credential\'s origin'
 	it('a 307 within the origin re-sends the charge once, with its body; a 302 that would turn it into a GET is refused', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'redirect', status: 307, location: '/orders/create-charge', path: '/orders/create-charge', times: 1 });
-		const followed = await run(charge());
+		const followed = await run(pixCharge());
 		expect(followed.error).toBeUndefined();
 		expect(followed.items[0].json.orderId).toEqual(expect.any(String));
 		const sent = sim().requestsTo('POST', '/orders/create-charge');
@@ -124,7 +114,7 @@ describe('redirects: the keys and the body never leave the credential\'s origin'
 
 		sim().clearRequests();
 		fault({ kind: 'redirect', status: 302, location: '/orders/create-charge', path: '/orders/create-charge', times: 1 });
-		const refused = await run(charge());
+		const refused = await run(pixCharge());
 		expect(refused.error?.message).toBe(`The platform answered with a redirect (HTTP 302) to ${new URL(sim().url).origin}, which was not followed`);
 		expect(refused.error?.description).toContain('would turn this POST into a GET');
 		expect(sim().requestsTo('POST', '/orders/create-charge')).toHaveLength(1);
@@ -189,7 +179,7 @@ describe('Timeout is a deadline, from sending to the last byte', () => {
 	it('a charge whose answer trickles past the timeout is sent once, and the error says it may have been processed', async () => {
 		const before = primaryOrders().length;
 		fault({ kind: 'trickle', path: '/orders/create-charge', chunkBytes: 2, intervalMs: 50 });
-		const { error } = await run({ ...charge(), requestOptions: { timeout: 300, maxRetries: 3 } });
+		const { error } = await run({ ...pixCharge(), requestOptions: { timeout: 300, maxRetries: 3 } });
 		expect(error?.message).toBe('The platform did not answer within 300 ms');
 		expect(error?.description).toContain('may have received and processed this request');
 		expect(error?.description).toContain('Look for the order');
@@ -204,7 +194,7 @@ describe('a write whose 2xx answer cannot be read never invites a blind retry', 
 	it.each(unreadable)('Create Charge answered 201 with %j: "accepted", with what to check, sent once', async (body) => {
 		const before = primaryOrders().length;
 		fault({ kind: 'malformed', status: 201, body, afterProcessing: true, path: '/orders/create-charge' });
-		const { error, items } = await run(charge(), { continueOnFail: true });
+		const { error, items } = await run(pixCharge(), { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toBe('The platform accepted the request (HTTP 201) but its answer could not be read');
 		expect(items[0].json.description).toContain('The request has probably taken effect');

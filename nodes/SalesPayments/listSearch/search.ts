@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import type { ListRequest } from '../shared/pagination';
 import { readPageBatch } from '../shared/pagination';
+import { strictInteger } from '../shared/validation';
 
 /** Records per page requested for a dropdown. */
 const PAGE_SIZE = 100;
@@ -13,8 +14,7 @@ const PAGES_PER_BATCH = 5;
 /** The page to start from: the paginationToken this function handed out, digits only. */
 function startPage(token: string | undefined): number {
 	if (token === undefined || token === '') return 1;
-	const page = /^\d{1,9}$/.test(token) ? Number(token) : NaN;
-	return page >= 1 ? page : 1;
+	return strictInteger(token, 1) ?? 1;
 }
 
 /**

@@ -6,6 +6,7 @@ import { readPage, SeenRecords } from './page-reader';
 import { Pacer } from './pacer';
 import type { ApiContext, ApiRequest, AttemptEvent } from './transport';
 import { apiRequest } from './transport';
+import { strictInteger } from './validation';
 
 export type { Page } from './page-reader';
 export { readPage } from './page-reader';
@@ -365,9 +366,8 @@ export interface ListSettings {
 
 function wholeNumber(value: unknown, fallback: number): number {
 	if (value === undefined || value === null || value === '') return fallback;
-	if (typeof value === 'number') return value;
-	// Digits only (an expression may give a string): "1e3", "0x10" or " " are no page counts.
-	return typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+	// Digits only (an expression may give a string): "1e3", "0x10", 2.5 or -1 read as NaN, refused below.
+	return strictInteger(value, 0) ?? NaN;
 }
 
 /** Reads Return All / Limit / Pagination options of item `i` and validates them, before any request. */

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { ApiContext } from './credentials';
 import { fieldError } from './errors';
+import { strictInteger } from './validation';
 
 /** Timeout and retries of one item's requests (its Request Options). */
 export interface RequestSettings {
@@ -52,8 +53,8 @@ function readSettings(ctx: IExecuteFunctions, itemIndex: number): RequestSetting
 	const read = (key: keyof RequestSettings, label: string, min: number, max: number): number => {
 		const raw = options[key];
 		if (raw === undefined || raw === null || raw === '') return DEFAULT_SETTINGS[key];
-		const n = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-		if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+		const n = strictInteger(raw, min);
+		if (n === undefined || n > max) {
 			fieldError(ctx, `${label} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`, itemIndex);
 		}
 		return n;

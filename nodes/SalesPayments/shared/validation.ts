@@ -63,7 +63,7 @@ export function checkEmail(this: NodeContext, value: unknown, i: number | undefi
  * A whole number at least `min`: a number that is a safe integer, or decimal digits. `1e21`,
  * `"1e3"`, `"0x10"`, `" 12.0 "` and numbers beyond 2^53 are refused, never reinterpreted.
  */
-function strictInteger(value: unknown, min: number): number | undefined {
+export function strictInteger(value: unknown, min: number): number | undefined {
 	let n: number;
 	if (typeof value === 'number') n = value;
 	else if (typeof value === 'string' && DECIMAL_DIGITS.test(value.trim())) n = Number(value.trim());

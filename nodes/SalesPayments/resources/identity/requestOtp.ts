@@ -2,8 +2,8 @@ import type { OperationDef } from '../../shared/types';
 import { accessTokenField } from './descriptions';
 import { accessTokenFor, identityRequest } from './helpers';
 
-/** Request Email OTP and Request SMS OTP differ only in the channel. */
-function requestOtp(channel: 'email' | 'sms', def: Pick<OperationDef, 'value' | 'name' | 'action' | 'description'>): OperationDef {
+/** Request Email OTP and Request SMS OTP differ only in the path. */
+function requestOtp(path: '/identity/otps/email' | '/identity/otps/sms', def: Pick<OperationDef, 'value' | 'name' | 'action' | 'description'>): OperationDef {
 	return {
 		...def,
 		properties: [accessTokenField],
@@ -11,7 +11,7 @@ function requestOtp(channel: 'email' | 'sms', def: Pick<OperationDef, 'value' | 
 			const accessToken = await accessTokenFor.call(this, i);
 			return await identityRequest.call(this, i, {
 				method: 'POST',
-				path: `/identity/otps/${channel}`,
+				path,
 				accessToken,
 				fingerprint: true,
 			});
@@ -19,14 +19,14 @@ function requestOtp(channel: 'email' | 'sms', def: Pick<OperationDef, 'value' | 
 	};
 }
 
-export const requestEmailOtp = requestOtp('email', {
+export const requestEmailOtp = requestOtp('/identity/otps/email', {
 	value: 'requestEmailOtp',
 	name: 'Request Email OTP',
 	action: 'Request a one-time code by email',
 	description: "Send a one-time code to the account's email address, to use with Validate Account",
 });
 
-export const requestSmsOtp = requestOtp('sms', {
+export const requestSmsOtp = requestOtp('/identity/otps/sms', {
 	value: 'requestSmsOtp',
 	name: 'Request SMS OTP',
 	action: 'Request a one-time code by SMS',
