@@ -5,6 +5,7 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
+import { ENDPOINTS } from '../nodes/SalesPayments/shared/endpoints';
 
 export class SalesPaymentsApi implements ICredentialType {
 	name = 'salesPaymentsApi';
@@ -74,8 +75,8 @@ export class SalesPaymentsApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/business/balance',
-			method: 'GET',
+			url: ENDPOINTS.business.balance.path,
+			method: ENDPOINTS.business.balance.method,
 			headers: { 'business-id': '={{$credentials.businessId}}' },
 			// The keys never follow a redirect to another address: a moved API fails the test instead.
 			disableFollowRedirect: true,

@@ -1,4 +1,5 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { ENDPOINTS } from '../nodes/SalesPayments/shared/endpoints';
 
 /**
  * The identity API (sign-in, two-factor codes, tokens, devices, one-time codes). It has no
@@ -61,8 +62,8 @@ export class SalesPaymentsIdentityApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.identityUrl.replace(/\\/+$/, "")}}',
-			url: '/identity/sign-in',
-			method: 'POST',
+			url: ENDPOINTS.identity.signIn.path,
+			method: ENDPOINTS.identity.signIn.method,
 			headers: {
 				'Content-Type': 'application/json',
 				'x-fingerprint-id': '={{$credentials.fingerprint}}',

@@ -9,6 +9,7 @@ import {
 	REFUND_STATUS_OPTIONS,
 	SUBSCRIPTION_PAYMENT_METHOD_OPTIONS,
 } from '../SalesPayments/shared/values';
+import { ENDPOINTS } from '../SalesPayments/shared/endpoints';
 
 /**
  * What the polling trigger can watch, one entry per kind of change that the documented list and
@@ -67,12 +68,10 @@ function compactBody(body: IDataObject): IDataObject {
 	return body;
 }
 
-const REFUNDS = '/order-revert-requests/list';
-
 function refundRequest(dateKey: 'createdAt' | 'updatedAt', req: RequestContext): ListRequest {
 	const qs: IDataObject = { orderByField: 'createdAt', orderDirection: req.newestFirst ? 'DESC' : 'ASC' };
 	if (req.since) qs[`${dateKey}[startsAt]`] = req.since;
-	return { method: 'GET', path: REFUNDS, business: true, qs };
+	return { ...ENDPOINTS.refund.list, qs };
 }
 
 const withdrawFilterFields = [
@@ -153,9 +152,7 @@ export const EVENTS: PollEvent[] = [
 		filterFields: withdrawFilterFields,
 		requests: (req) => [
 			{
-				method: 'POST',
-				path: '/withdraw-requests/filter',
-				business: true,
+				...ENDPOINTS.withdrawRequest.filter,
 				body: compactBody({ ...req.filters, initialDate: req.since }),
 			},
 		],
@@ -174,9 +171,7 @@ export const EVENTS: PollEvent[] = [
 		statusesParam: 'withdrawStatuses',
 		requests: (req) => [
 			{
-				method: 'POST',
-				path: '/withdraw-requests/filter',
-				business: true,
+				...ENDPOINTS.withdrawRequest.filter,
 				body: compactBody({ ...req.filters, initialDate: req.windowStart }),
 			},
 		],
@@ -192,9 +187,7 @@ export const EVENTS: PollEvent[] = [
 		filterFields: [filter.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. pending')],
 		requests: (req) => [
 			{
-				method: 'GET',
-				path: '/commissions/list',
-				business: true,
+				...ENDPOINTS.commission.list,
 				qs: compactBody({ ...req.filters, initialDate: req.since }),
 			},
 		],
@@ -210,9 +203,7 @@ export const EVENTS: PollEvent[] = [
 		filterFields: [],
 		requests: (req) => [
 			{
-				method: 'GET',
-				path: '/customers/list',
-				business: true,
+				...ENDPOINTS.customer.list,
 				qs: compactBody({ 'createdAt[startsAt]': req.since }),
 			},
 		],
@@ -229,9 +220,7 @@ export const EVENTS: PollEvent[] = [
 		filterFields: saleFilterFields,
 		requests: (req) => [
 			{
-				method: 'POST',
-				path: '/sales/filter',
-				business: true,
+				...ENDPOINTS.sale.filter,
 				body: compactBody({ ...req.filters, initialDate: req.since }),
 			},
 		],
@@ -250,7 +239,7 @@ export const EVENTS: PollEvent[] = [
 			const body: IDataObject = { ...rest, initialDate: req.since };
 			if (direction === 'credit') body.omitDebit = true;
 			if (direction === 'debit') body.omitCredit = true;
-			return [{ method: 'POST', path: '/movement/filter', business: true, body: compactBody(body), itemsKey: 'movements' }];
+			return [{ ...ENDPOINTS.movement.filter, body: compactBody(body) }];
 		},
 	},
 	{
@@ -267,9 +256,7 @@ export const EVENTS: PollEvent[] = [
 		statusesParam: 'subscriptionStatuses',
 		requests: (req) =>
 			req.statuses.map((status) => ({
-				method: 'POST',
-				path: '/subscriptions/filter',
-				business: true,
+				...ENDPOINTS.subscription.filter,
 				body: { ...req.filters, status, orderBy: { orderByField: 'createdAt', orderDirection: req.newestFirst ? 'DESC' : 'ASC' } },
 			})),
 	},
@@ -287,9 +274,7 @@ export const EVENTS: PollEvent[] = [
 		statusesParam: 'productStatuses',
 		requests: (req) => [
 			{
-				method: 'POST',
-				path: '/products/filter',
-				business: true,
+				...ENDPOINTS.product.filter,
 				body: compactBody({ ...req.filters, updatedAt: req.since ? { startsAt: req.since } : undefined }),
 			},
 		],

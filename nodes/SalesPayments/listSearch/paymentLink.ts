@@ -1,11 +1,12 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchList } from './search';
+import { ENDPOINTS } from '../shared/endpoints';
 
 export const paymentLinkSearch = {
 	async searchPaymentLinks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		return await searchList.call(this, filter, paginationToken, {
-			request: { method: 'GET', path: '/payment-links/list', business: true, itemsKey: 'paymentLinks' },
+			request: ENDPOINTS.paymentLink.list,
 			label: (l) => String(l.name ?? l.id),
 		});
 	},

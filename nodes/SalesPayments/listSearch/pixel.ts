@@ -1,12 +1,13 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchList } from './search';
+import { ENDPOINTS } from '../shared/endpoints';
 
 export const pixelSearch = {
 	async searchPixels(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 		return await searchList.call(this, filter, paginationToken, {
 			// Headers of the pixel list are not shown; business-id is sent as for payment links.
-			request: { method: 'GET', path: '/pixels/list', business: true },
+			request: ENDPOINTS.pixel.list,
 			label: (p) => (p.platform ? `${String(p.name ?? p.id)} (${String(p.platform)})` : String(p.name ?? p.id)),
 		});
 	},

@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { businessIdOf } from '../shared/credentials';
 import { searchList } from './search';
+import { ENDPOINTS } from '../shared/endpoints';
 
 function webhookLabel(record: IDataObject): string {
 	const name = String(record.name ?? record.id);
@@ -16,8 +17,7 @@ export const webhookSearch = {
 		const businessId = await businessIdOf(this);
 		return await searchList.call(this, filter, paginationToken, {
 			request: {
-				method: 'GET',
-				path: '/webhooks/list/{businessId}',
+				...ENDPOINTS.webhook.list,
 				pathParams: { businessId: { value: businessId, label: 'Business ID' } },
 			},
 			label: webhookLabel,

@@ -15,6 +15,7 @@ import {
 	readIds,
 	toIsoDate,
 } from './validation';
+import type { Endpoint } from './endpoints';
 
 /**
  * Filter fields of the read operations, declared once with how their value is checked and
@@ -251,12 +252,12 @@ export const sortedFilterList = {
 	async records(
 		this: IExecuteFunctions,
 		i: number,
-		path: string,
+		endpoint: Endpoint,
 		filterFields: FilterField[],
 		sortFields: FilterField[],
 	): Promise<IDataObject[]> {
 		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
-		const { items } = await listAll.call(this, i, { method: 'POST', path, business: true, body });
+		const { items } = await listAll.call(this, i, { ...endpoint, body });
 		return items;
 	},
 };

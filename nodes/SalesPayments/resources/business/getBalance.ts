@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getBalance: OperationDef = {
 	value: 'getBalance',
@@ -9,6 +10,6 @@ export const getBalance: OperationDef = {
 	description: 'Read the account, receivable, blocked and total funds (in cents) of the credential\'s business',
 	properties: [],
 	async execute(i) {
-		return await apiRequest.call(this, { method: 'GET', path: '/business/balance', business: true, itemIndex: i });
+		return await apiRequest.call(this, { ...ENDPOINTS.business.balance, itemIndex: i });
 	},
 };

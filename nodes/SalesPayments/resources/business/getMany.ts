@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -8,7 +9,7 @@ export const getMany: OperationDef = {
 	description: 'List the businesses owned by the owner of the API key',
 	properties: [...listProperties],
 	async execute(i) {
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/business/list-businesses-by-owner' });
+		const { items } = await listAll.call(this, i, ENDPOINTS.business.listByOwner);
 		return items;
 	},
 };

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only commissions created at or after this moment'),
@@ -18,7 +19,7 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const qs = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, qs, filterFields, [['initialDate', 'endDate']]);
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/commissions/list', business: true, qs });
+		const { items } = await listAll.call(this, i, { ...ENDPOINTS.commission.list, qs });
 		return items;
 	},
 };

@@ -6,6 +6,7 @@ import { fieldsCollection, recordOf } from '../../shared/records';
 import { checkEmail, requireString } from '../../shared/validation';
 import { createRequiredProperties, customerOptions } from './descriptions';
 import { CHECK_CUSTOMERS, readCustomerBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -24,10 +25,8 @@ export const create: OperationDef = {
 		// The spec does not show this endpoint's headers. Customers are listed per business
 		// (GET /customers/list is KEYS+BIZ), so the business the customer belongs to is sent.
 		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/customers',
+			...ENDPOINTS.customer.create,
 			body,
-			business: true,
 			itemIndex: i,
 			acceptedHint: CHECK_CUSTOMERS,
 		});

@@ -9,6 +9,7 @@ import {
 	readFilters,
 	toQuery,
 } from '../../shared/filters';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.email('email', 'Email', 'Only the customer with this email address'),
@@ -29,7 +30,7 @@ export const getMany: OperationDef = {
 		const filters = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
 		const qs = toQuery(filters, { email: 'email', documentNumber: 'documentNumber', ...CREATED_UPDATED_QUERY_KEYS });
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/customers/list', business: true, qs });
+		const { items } = await listAll.call(this, i, { ...ENDPOINTS.customer.list, qs });
 		return items;
 	},
 };

@@ -5,6 +5,7 @@ import { recordOperation } from '../../shared/recordOperation';
 import { fieldsCollection, recordOf } from '../../shared/records';
 import { customerOptions } from './descriptions';
 import { explainCustomerNotFound, readCustomerBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const update = recordOperation({
 	value: 'update',
@@ -17,9 +18,7 @@ export const update = recordOperation({
 	],
 	// Headers not shown in the spec: business-id is sent because customers belong to a
 	// business (they are listed per business), as for Create.
-	method: 'PATCH',
-	path: '/customers/update/{id}',
-	business: true,
+	...ENDPOINTS.customer.update,
 	explain: explainCustomerNotFound,
 	body(i) {
 		return readCustomerBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i);

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { accessTokenField, codeField } from './descriptions';
 import { accessTokenFor, identityRequest, requireCode } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const approveDevice: OperationDef = {
 	value: 'approveDevice',
@@ -12,8 +13,7 @@ export const approveDevice: OperationDef = {
 		const code = requireCode.call(this, i);
 		const accessToken = await accessTokenFor.call(this, i);
 		return await identityRequest.call(this, i, {
-			method: 'PATCH',
-			path: '/identity/devices/approve',
+			...ENDPOINTS.identity.approveDevice,
 			accessToken,
 			fingerprint: true,
 			body: { code },

@@ -6,6 +6,7 @@ import { fieldError } from '../../shared/errors';
 import { apiRequest } from '../../shared/transport';
 import { optionalText, requireString } from '../../shared/validation';
 import { ACCESS_TOKEN_HINT } from './descriptions';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 /**
  * What the Identity operations share: the credential checks, the one request helper (headers
@@ -67,7 +68,7 @@ function explain(call: IdentityCall) {
 			return "Check the credential's Device Fingerprint.";
 		}
 		if (error.statusCode !== 401) return undefined;
-		if (call.path === '/identity/sign-in') return "Check the Username and Password of the credential.";
+		if (call.path === ENDPOINTS.identity.signIn.path) return "Check the Username and Password of the credential.";
 		if (/two-factor|2fa/i.test(error.message)) {
 			return 'The token still waits for its two-factor code: run Verify 2FA first and use the token it returns.';
 		}
@@ -109,8 +110,7 @@ export async function signInWithCredential(this: IExecuteFunctions, i: number): 
 	if (!username) fieldError(this, "The credential's Username is required to sign in", i);
 	if (!password) fieldError(this, "The credential's Password is required to sign in", i);
 	return await identityRequest.call(this, i, {
-		method: 'POST',
-		path: '/identity/sign-in',
+		...ENDPOINTS.identity.signIn,
 		fingerprint: true,
 		body: { username, password },
 	});

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { accessTokenField } from './descriptions';
 import { identityRequest, requireToken } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const refreshToken: OperationDef = {
 	value: 'refreshToken',
@@ -29,8 +30,7 @@ export const refreshToken: OperationDef = {
 		const accessToken = requireToken.call(this, 'accessToken', i, 'Access Token');
 		const refresh = requireToken.call(this, 'refreshToken', i, 'Refresh Token');
 		return await identityRequest.call(this, i, {
-			method: 'POST',
-			path: '/identity/refresh',
+			...ENDPOINTS.identity.refresh,
 			accessToken,
 			refreshToken: refresh,
 			fingerprint: true,

@@ -2,6 +2,7 @@ import type { OperationDef } from '../../shared/types';
 import { requireString } from '../../shared/validation';
 import { accessTokenField } from './descriptions';
 import { accessTokenFor, identityRequest } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const registerDevice: OperationDef = {
 	value: 'registerDevice',
@@ -25,8 +26,7 @@ export const registerDevice: OperationDef = {
 		const name = requireString.call(this, 'name', i, 'Device Name');
 		const accessToken = await accessTokenFor.call(this, i);
 		return await identityRequest.call(this, i, {
-			method: 'POST',
-			path: '/identity/devices',
+			...ENDPOINTS.identity.registerDevice,
 			accessToken,
 			fingerprint: true,
 			body: { name },

@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { accessTokenField, codeField } from './descriptions';
 import { accessTokenFor, identityRequest, requireCode } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const validateAccount: OperationDef = {
 	value: 'validateAccount',
@@ -13,8 +14,7 @@ export const validateAccount: OperationDef = {
 		const code = requireCode.call(this, i);
 		const accessToken = await accessTokenFor.call(this, i);
 		return await identityRequest.call(this, i, {
-			method: 'PATCH',
-			path: '/identity/accounts/validate',
+			...ENDPOINTS.identity.validateAccount,
 			accessToken,
 			fingerprint: true,
 			body: { code },

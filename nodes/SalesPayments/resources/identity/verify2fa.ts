@@ -1,6 +1,7 @@
 import type { OperationDef } from '../../shared/types';
 import { accessTokenField, codeField } from './descriptions';
 import { accessTokenFor, identityRequest, requireCode } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const verify2fa: OperationDef = {
 	value: 'verify2fa',
@@ -20,8 +21,7 @@ export const verify2fa: OperationDef = {
 		const accessToken = await accessTokenFor.call(this, i, true);
 		// The spec lists Authorization only for this endpoint: no x-fingerprint-id.
 		return await identityRequest.call(this, i, {
-			method: 'POST',
-			path: '/accounts/verify-2fa',
+			...ENDPOINTS.identity.verify2fa,
 			accessToken,
 			fingerprint: false,
 			body: { code },

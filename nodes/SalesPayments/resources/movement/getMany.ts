@@ -6,6 +6,7 @@ import { apiRequest } from '../../shared/transport';
 import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only movements made at or after this moment'),
@@ -61,9 +62,7 @@ export const getMany: OperationDef = {
 			// `count` and `totalValue` cover every matching movement whatever the page: one
 			// smallest page is enough.
 			const data = await apiRequest.call(this, {
-				method: 'POST',
-				path: '/movement/filter',
-				business: true,
+				...ENDPOINTS.movement.filter,
 				// A filter reads: it changes nothing and may be repeated.
 				kind: 'read',
 				qs: { page: '1', limit: '1' },
@@ -74,11 +73,8 @@ export const getMany: OperationDef = {
 			return summary;
 		}
 		const { items } = await listAll.call(this, i, {
-			method: 'POST',
-			path: '/movement/filter',
-			business: true,
+			...ENDPOINTS.movement.filter,
 			body,
-			itemsKey: 'movements',
 		});
 		return items;
 	},

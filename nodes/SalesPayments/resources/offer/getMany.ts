@@ -2,6 +2,7 @@ import { productLocator } from '../../shared/locators';
 import { listAll, listProperties } from '../../shared/pagination';
 import type { OperationDef } from '../../shared/types';
 import { requireId } from '../../shared/validation';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -13,8 +14,7 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const productId = requireId.call(this, 'productId', i, 'Product');
 		const { items } = await listAll.call(this, i, {
-			method: 'GET',
-			path: '/offers/list-by-product/{id}',
+			...ENDPOINTS.offer.listByProduct,
 			pathParams: { id: { value: productId, label: 'Product' } },
 		});
 		return items;

@@ -18,6 +18,7 @@ import {
 	requireString,
 } from '../../shared/validation';
 import { createChargeProperties, NON_CARD_METHODS } from './createCharge.description';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 /**
  * The item's payment link: a resource locator (From list / By ID), or the plain text that
@@ -154,8 +155,7 @@ export const createCharge: OperationDef = {
 		// KEYS only (spec 4.6): the business is named by `businessId` in the body. A charge moves
 		// money, so it is not repeated once the platform may have processed it (idempotent false).
 		return await apiRequest.call(this, {
-			method: 'POST',
-			path: '/orders/create-charge',
+			...ENDPOINTS.order.createCharge,
 			body,
 			idempotent: false,
 			itemIndex: i,

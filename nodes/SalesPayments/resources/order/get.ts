@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/errors';
 import { recordOperation } from '../../shared/recordOperation';
 import { pick, simplifyField } from '../../shared/simplify';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 /** The order fields most workflows use; Simplify leaves out the status history and coupon. */
 export const ORDER_SIMPLE_FIELDS = ['id', 'status', 'date', 'paidAt', 'orderBuyer', 'items', 'payments'] as const;
@@ -24,9 +25,7 @@ export const get = recordOperation({
 		label: 'Order ID',
 	},
 	properties: [simplifyField],
-	method: 'GET',
-	path: '/orders/{id}',
-	business: true,
+	...ENDPOINTS.order.get,
 	explain: notFound('order'),
 	output(order, _id, i) {
 		return (this.getNodeParameter('simplify', i, true) as boolean) ? pick(order, ORDER_SIMPLE_FIELDS) : order;

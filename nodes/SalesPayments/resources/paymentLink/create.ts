@@ -6,6 +6,7 @@ import { fieldsCollection, recordOf } from '../../shared/records';
 import { checkCents, requireString } from '../../shared/validation';
 import { createOptions, createRequiredProperties } from './descriptions';
 import { readLinkBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -22,10 +23,8 @@ export const create: OperationDef = {
 		const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const body = { ...readLinkBody.call(this, fields, i, 'create'), name, valueInCents };
 		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/payment-links',
+			...ENDPOINTS.paymentLink.create,
 			body,
-			business: true,
 			itemIndex: i,
 			acceptedHint: 'look for the link with Payment Link > Get Many before creating it again.',
 		});

@@ -2,6 +2,7 @@ import { paymentLinkLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { resultOr } from '../../shared/records';
 import { explainLinkNotFound } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const deletePaymentLink = recordOperation({
 	value: 'delete',
@@ -10,9 +11,7 @@ export const deletePaymentLink = recordOperation({
 	description: 'Delete a payment link permanently',
 	id: { property: paymentLinkLocator('The payment link to delete'), label: 'Payment Link' },
 	// Headers not shown in the spec: business-id is sent, as on the other payment link calls.
-	method: 'DELETE',
-	path: '/payment-links/delete/{id}',
-	business: true,
+	...ENDPOINTS.paymentLink.remove,
 	open: true,
 	explain: explainLinkNotFound,
 	acceptedHint: 'check with Payment Link > Get whether the link still exists.',

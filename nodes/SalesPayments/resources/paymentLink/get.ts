@@ -2,6 +2,7 @@ import { paymentLinkLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
 import { explainLinkNotFound } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const get = recordOperation({
 	value: 'get',
@@ -11,9 +12,7 @@ export const get = recordOperation({
 	description: 'Read the details of one payment link',
 	id: { property: paymentLinkLocator('The payment link to read'), label: 'Payment Link' },
 	// Headers not shown in the spec: business-id is sent, as on every other payment link call.
-	method: 'GET',
-	path: '/payment-links/details/{id}',
-	business: true,
+	...ENDPOINTS.paymentLink.details,
 	explain: explainLinkNotFound,
 	output: (data) => recordOf(data, 'paymentLink'),
 });

@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -10,10 +11,7 @@ export const getMany: OperationDef = {
 	properties: [...listProperties],
 	async execute(i) {
 		const { items } = await listAll.call(this, i, {
-			method: 'GET',
-			path: '/payment-links/list',
-			business: true,
-			itemsKey: 'paymentLinks',
+			...ENDPOINTS.paymentLink.list,
 		});
 		return items;
 	},

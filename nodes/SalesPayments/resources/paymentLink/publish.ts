@@ -2,6 +2,7 @@ import { paymentLinkLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { recordOf, resultOr } from '../../shared/records';
 import { explainLinkNotFound } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const publish = recordOperation({
 	value: 'publish',
@@ -10,9 +11,7 @@ export const publish = recordOperation({
 	description: 'Make a payment link active, so buyers can pay through it',
 	id: { property: paymentLinkLocator('The payment link to publish'), label: 'Payment Link' },
 	// Request and headers not shown in the spec: no body, business-id sent as on the other link calls.
-	method: 'PATCH',
-	path: '/payment-links/publish/{id}',
-	business: true,
+	...ENDPOINTS.paymentLink.publish,
 	// Setting the same state twice has the same effect, so a lost answer may be retried.
 	idempotent: true,
 	open: true,

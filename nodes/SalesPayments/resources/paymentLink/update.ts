@@ -5,6 +5,7 @@ import { paymentLinkLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { updateOptions } from './descriptions';
 import { explainLinkRefusal, readLinkBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const update = recordOperation({
 	value: 'update',
@@ -15,9 +16,7 @@ export const update = recordOperation({
 	properties: [
 		fieldsCollection('update', updateOptions),
 	],
-	method: 'PATCH',
-	path: '/payment-links/{id}',
-	business: true,
+	...ENDPOINTS.paymentLink.update,
 	explain: explainLinkRefusal('changing its fields'),
 	body(i) {
 		return readLinkBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i, 'update');

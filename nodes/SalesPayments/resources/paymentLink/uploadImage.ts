@@ -7,6 +7,7 @@ import { apiRequest } from '../../shared/transport';
 import { recordOf } from '../../shared/records';
 import { optionalText, requireId } from '../../shared/validation';
 import { explainLinkRefusal } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 /** The image formats the platform accepts (spec 4.8 and part 8): PNG, JPEG or JPG. */
 const FORMATS = [
@@ -114,11 +115,9 @@ export const uploadImage: OperationDef = {
 		const form = new FormData();
 		form.append('picture', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
 		const data = await apiRequest.call(this, {
-			method: 'PATCH',
-			path: '/payment-links/upload-image/{id}',
+			...ENDPOINTS.paymentLink.uploadImage,
 			pathParams: { id: { value: id, label: 'Payment Link' } },
 			body: form,
-			business: true,
 			itemIndex: i,
 			explain: explainLinkRefusal('changing its image'),
 			acceptedHint: 'check the link\'s image with Payment Link > Get before uploading again.',

@@ -6,6 +6,7 @@ import { fieldsCollection, recordOf } from '../../shared/records';
 import { requireString } from '../../shared/validation';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { readPixelBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -28,10 +29,8 @@ export const create: OperationDef = {
 		const body = readPixelBody.call(this, values, i);
 		// Headers not shown in the spec: business-id is sent, since pixels are linked to an account's business.
 		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/pixels',
+			...ENDPOINTS.pixel.create,
 			body,
-			business: true,
 			itemIndex: i,
 			acceptedHint: 'look for the pixel with Pixel > Get Many before creating it again.',
 		});

@@ -2,6 +2,7 @@ import { pixelLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { resultOr } from '../../shared/records';
 import { explainPixelNotFound } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const deletePixel = recordOperation({
 	value: 'delete',
@@ -9,9 +10,7 @@ export const deletePixel = recordOperation({
 	action: 'Delete a pixel',
 	description: 'Delete a tracking pixel permanently',
 	id: { property: pixelLocator('The pixel to delete'), label: 'Pixel' },
-	method: 'DELETE',
-	path: '/pixels/delete/{id}',
-	business: true,
+	...ENDPOINTS.pixel.remove,
 	open: true,
 	explain: explainPixelNotFound,
 	acceptedHint: 'check with Pixel > Get whether the pixel still exists.',

@@ -2,6 +2,7 @@ import { pixelLocator } from '../../shared/locators';
 import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
 import { explainPixelNotFound } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const get = recordOperation({
 	value: 'get',
@@ -9,9 +10,7 @@ export const get = recordOperation({
 	action: 'Get a pixel',
 	description: 'Read the details of one tracking pixel',
 	id: { property: pixelLocator('The pixel to read'), label: 'Pixel' },
-	method: 'GET',
-	path: '/pixels/details/{id}',
-	business: true,
+	...ENDPOINTS.pixel.details,
 	explain: explainPixelNotFound,
 	output: (data) => recordOf(data, 'pixel'),
 });

@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -10,7 +11,7 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		// Query and answer not shown: paged like the other lists; records read from `docs`,
 		// `pixels` or the first list in the answer.
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/pixels/list', business: true });
+		const { items } = await listAll.call(this, i, ENDPOINTS.pixel.list);
 		return items;
 	},
 };

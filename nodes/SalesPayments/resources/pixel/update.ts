@@ -5,6 +5,7 @@ import { recordOperation } from '../../shared/recordOperation';
 import { fieldsCollection, recordOf } from '../../shared/records';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { explainPixelNotFound, readPixelBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const update = recordOperation({
 	value: 'update',
@@ -15,9 +16,7 @@ export const update = recordOperation({
 	properties: [
 		fieldsCollection('update', [extraOption, nameProperty, platformProperty, trackingIdProperty]),
 	],
-	method: 'PATCH',
-	path: '/pixels/{id}',
-	business: true,
+	...ENDPOINTS.pixel.update,
 	explain: explainPixelNotFound,
 	body(i) {
 		return readPixelBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i);

@@ -4,6 +4,7 @@ import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
 import { PRODUCT_STATUS_OPTIONS, PRODUCT_TYPE_OPTIONS } from '../../shared/values';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.option('status', 'Status', PRODUCT_STATUS_OPTIONS, 'Only products in this status'),
@@ -44,7 +45,7 @@ export const getMany: OperationDef = {
 		if (createdAt) body.createdAt = createdAt;
 		const updatedAt = range(f.updatedAfter, f.updatedBefore);
 		if (updatedAt) body.updatedAt = updatedAt;
-		const { items } = await listAll.call(this, i, { method: 'POST', path: '/products/filter', business: true, body });
+		const { items } = await listAll.call(this, i, { ...ENDPOINTS.product.filter, body });
 		return items;
 	},
 };

@@ -2,6 +2,7 @@ import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { pick, simplifyField } from '../../shared/simplify';
 import { checkRanges, CREATED_UPDATED_QUERY_KEYS, CREATED_UPDATED_RANGES, filter, filterCollection, readFilters, sortDirectionField, toQuery } from '../../shared/filters';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 /** The fields of a refund request most workflows use. */
 export const REFUND_SIMPLE_FIELDS = [
@@ -53,9 +54,7 @@ export const getMany: OperationDef = {
 		// The sort options are query keys of their own name.
 		const qs = { ...toQuery(filters, CREATED_UPDATED_QUERY_KEYS), ...readFilters.call(this, i, optionFields, 'options') };
 		const { items } = await listAll.call(this, i, {
-			method: 'GET',
-			path: '/order-revert-requests/list',
-			business: true,
+			...ENDPOINTS.refund.list,
 			qs,
 		});
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;

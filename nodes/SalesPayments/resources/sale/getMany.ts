@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/pagination';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only sales made at or after this moment'),
@@ -31,7 +32,7 @@ export const getMany: OperationDef = {
 		// The spec does not show the headers of POST /sales/filter. Sales belong to a business, as
 		// do the records of every other filter endpoint (all KEYS+BIZ), so the credential's
 		// business is sent as `business-id`: without it the platform could not scope the sales.
-		const { items } = await listAll.call(this, i, { method: 'POST', path: '/sales/filter', business: true, body });
+		const { items } = await listAll.call(this, i, { ...ENDPOINTS.sale.filter, body });
 		return items;
 	},
 };

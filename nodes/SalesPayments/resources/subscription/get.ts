@@ -3,6 +3,7 @@ import { notFound } from '../../shared/errors';
 import { recordOperation } from '../../shared/recordOperation';
 import { simplifyField } from '../../shared/simplify';
 import { simplifySubscription } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const get = recordOperation({
 	value: 'get',
@@ -13,8 +14,7 @@ export const get = recordOperation({
 	id: { property: subscriptionLocator('The subscription to read'), label: 'Subscription' },
 	properties: [simplifyField],
 	// KEYS only (spec 4.4).
-	method: 'GET',
-	path: '/subscriptions/{id}',
+	...ENDPOINTS.subscription.get,
 	explain: notFound('subscription'),
 	output(record, _id, i) {
 		if (!(this.getNodeParameter('simplify', i, true) as boolean)) return record;

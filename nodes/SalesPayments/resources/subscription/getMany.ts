@@ -5,6 +5,7 @@ import { simplifyField } from '../../shared/simplify';
 import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
 import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
@@ -56,7 +57,7 @@ export const getMany: OperationDef = {
 	description: 'Filter the subscriptions of the business',
 	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
 	async execute(i) {
-		const items = await sortedFilterList.records.call(this, i, '/subscriptions/filter', filterFields, sortFields);
+		const items = await sortedFilterList.records.call(this, i, ENDPOINTS.subscription.filter, filterFields, sortFields);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		return simplify ? items.map((r: IDataObject) => simplifySubscription(r)) : items;
 	},

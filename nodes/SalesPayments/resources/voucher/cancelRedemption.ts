@@ -2,6 +2,7 @@ import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
 import { additionalFieldsProperty, voucherIdProperty } from './descriptions';
 import { CHECK_VOUCHER, explainCancelRedeem, voucherBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const cancelRedemption = recordOperation({
 	value: 'cancelRedemption',
@@ -14,9 +15,7 @@ export const cancelRedemption = recordOperation({
 	id: { property: voucherIdProperty, label: 'Voucher ID' },
 	properties: [additionalFieldsProperty],
 	// Changes value: never repeated once the platform may have processed it.
-	method: 'PATCH',
-	path: '/vouchers/cancel-redeem/{id}',
-	business: true,
+	...ENDPOINTS.voucher.cancelRedeem,
 	idempotent: false,
 	explain: explainCancelRedeem,
 	acceptedHint: CHECK_VOUCHER,

@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/errors';
 import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getByCode = recordOperation({
 	value: 'getByCode',
@@ -21,9 +22,7 @@ export const getByCode = recordOperation({
 		label: 'Voucher Code',
 		rule: 'code',
 	},
-	method: 'GET',
-	path: '/vouchers/voucher-code/{id}',
-	business: true,
+	...ENDPOINTS.voucher.byCode,
 	explain: notFound('voucher', 'code'),
 	output: (data) => recordOf(data, 'voucher'),
 });

@@ -2,6 +2,7 @@ import { recordOperation } from '../../shared/recordOperation';
 import { recordOf } from '../../shared/records';
 import { additionalFieldsProperty, voucherIdProperty } from './descriptions';
 import { CHECK_VOUCHER, explainRedeem, voucherBody } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const redeem = recordOperation({
 	value: 'redeem',
@@ -14,9 +15,7 @@ export const redeem = recordOperation({
 	id: { property: voucherIdProperty, label: 'Voucher ID' },
 	properties: [additionalFieldsProperty],
 	// Changes value: never repeated once the platform may have processed it.
-	method: 'PATCH',
-	path: '/vouchers/redeem/{id}',
-	business: true,
+	...ENDPOINTS.voucher.redeem,
 	idempotent: false,
 	explain: explainRedeem,
 	acceptedHint: CHECK_VOUCHER,

@@ -1,11 +1,11 @@
 import { webhookOperation } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const activate = webhookOperation({
 	value: 'activate',
 	name: 'Activate',
 	action: 'Activate a webhook',
 	description: 'Enable the delivery of notifications to the webhook\'s dispatchers',
-	method: 'PATCH',
-	path: '/webhooks/activate/{id}',
+	...ENDPOINTS.webhook.activate,
 	idempotent: true,
 });

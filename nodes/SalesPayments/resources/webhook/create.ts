@@ -8,6 +8,7 @@ import { requireString } from '../../shared/validation';
 import { checkEvents, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
 import { businessIdOverrideField, dispatchersField, eventsField } from './descriptions';
 import { readDispatchers } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',
@@ -38,8 +39,7 @@ export const create: OperationDef = {
 		const body: IDataObject = { externalAccountId, dispatchers, events, name };
 		if (notifyOnFail) body.notifyOnFail = notifyOnFail;
 		return await apiRequest.call(this, {
-			method: 'POST',
-			path: '/webhooks',
+			...ENDPOINTS.webhook.create,
 			body,
 			itemIndex: i,
 			acceptedHint: 'look for the webhook with Webhook > Get Many before creating it again.',

@@ -1,11 +1,11 @@
 import { webhookOperation } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const deactivate = webhookOperation({
 	value: 'deactivate',
 	name: 'Deactivate',
 	action: 'Deactivate a webhook',
 	description: 'Stop the delivery of notifications to the webhook\'s dispatchers immediately',
-	method: 'PATCH',
-	path: '/webhooks/deactivate/{id}',
+	...ENDPOINTS.webhook.deactivate,
 	idempotent: true,
 });

@@ -6,6 +6,7 @@ import { businessIdOf } from '../../shared/credentials';
 import { checkOneOf, toIsoDate } from '../../shared/validation';
 import { checkEvents, eventsProperty, WEBHOOK_STATUS_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';
 import { businessIdOverrideField } from './descriptions';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -62,8 +63,7 @@ export const getMany: OperationDef = {
 		if (events.length) qs.events = events;
 		const businessId = await businessIdOf(this, filters.businessId, i);
 		const { items } = await listAll.call(this, i, {
-			method: 'GET',
-			path: '/webhooks/list/{businessId}',
+			...ENDPOINTS.webhook.list,
 			pathParams: { businessId: { value: businessId, label: 'Business ID' } },
 			qs,
 		});

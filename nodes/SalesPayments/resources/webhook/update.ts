@@ -5,6 +5,7 @@ import { fieldsCollection } from '../../shared/records';
 import { parseJsonObject } from '../../shared/validation';
 import { dispatchersField } from './descriptions';
 import { readDispatchers, webhookOperation } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const update = webhookOperation({
 	value: 'update',
@@ -36,8 +37,7 @@ export const update = webhookOperation({
 			description: 'Replace the HTTP dispatchers of the webhook. Leave empty to keep the current ones.',
 		},
 	],
-	method: 'PATCH',
-	path: '/webhooks/{id}',
+	...ENDPOINTS.webhook.update,
 	// Setting the same configuration twice has the same effect.
 	idempotent: true,
 	body(i) {

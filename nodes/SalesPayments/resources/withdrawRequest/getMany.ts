@@ -1,5 +1,6 @@
 import type { OperationDef } from '../../shared/types';
 import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
 	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
@@ -22,6 +23,6 @@ export const getMany: OperationDef = {
 	description: 'Filter the withdraw requests of the business',
 	properties: sortedFilterList.properties(filterFields, sortFields),
 	async execute(i) {
-		return await sortedFilterList.records.call(this, i, '/withdraw-requests/filter', filterFields, sortFields);
+		return await sortedFilterList.records.call(this, i, ENDPOINTS.withdrawRequest.filter, filterFields, sortFields);
 	},
 };
