@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { normalizeEventKind } from '../SalesPayments/shared/webhooks';
-import { SECRET_HEADER, triggerData } from './registration';
+import { SECRET_HEADER, triggerData } from './ownership';
 
 /**
  * One delivery from the platform: its secret checked in constant time (401 and nothing else

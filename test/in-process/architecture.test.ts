@@ -64,6 +64,35 @@ describe('shipped code', () => {
 		expect(wrong).toEqual([]);
 	});
 
+	it('every endpoint path is written once, in shared/endpoints.ts, and every entry there is used', () => {
+		const table = 'nodes/SalesPayments/shared/endpoints.ts';
+		// A quoted path whose first segment is one of the platform's (comments excluded).
+		const segments = readFileSync(path.join(ROOT, table), 'utf8').matchAll(/path: '\/([a-z-]+)/g);
+		const first = [...new Set([...segments].map((m) => m[1]))];
+		expect(first.length).toBeGreaterThan(10);
+		const literal = new RegExp(`['\`]/(?:${first.join('|')})(?:/[\\w{}-]*)*['\`]`, 'g');
+		const written: string[] = [];
+		let code = '';
+		for (const file of shipped.filter((f) => rel(f) !== table)) {
+			const text = readFileSync(file, 'utf8')
+				.split('\n')
+				.filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+				.join('\n');
+			code += text;
+			for (const m of text.matchAll(literal)) written.push(`${rel(file)}: ${m[0]}`);
+		}
+		expect(written).toEqual([]);
+		const entries = [...readFileSync(path.join(ROOT, table), 'utf8').matchAll(/^\t(\w+): \{$|^\t\t(\w+): \{ method/gm)];
+		const unused: string[] = [];
+		let resource = '';
+		for (const m of entries) {
+			if (m[1]) resource = m[1];
+			else if (!code.includes(`ENDPOINTS.${resource}.${m[2]}`)) unused.push(`${resource}.${m[2]}`);
+		}
+		expect(entries.length).toBeGreaterThan(40);
+		expect(unused).toEqual([]);
+	});
+
 	it('shared/ depends on nothing above it', () => {
 		const wrong: string[] = [];
 		for (const file of shipped.filter((f) => rel(f).startsWith('nodes/SalesPayments/shared/'))) {

@@ -13,6 +13,7 @@ import type { JsonObject, RecordedRequest } from '../support/simulator/core';
 
 const sim = useSimulator();
 const SECRET_HEADER = 'x-sp-webhook-secret';
+const OWNER_HEADER = 'x-sp-n8n-owner';
 
 let harnesses: TriggerHarness[] = [];
 
@@ -88,9 +89,12 @@ describe('Trigger: activation (create / checkExists)', () => {
 		const body = reqs[1].body as IDataObject;
 		const secret = ((body.dispatchers as IDataObject[])[0].headers as IDataObject)[SECRET_HEADER] as string;
 		expect(secret).toMatch(/^[0-9a-f]{64}$/);
+		const mark = ((body.dispatchers as IDataObject[])[0].headers as IDataObject)[OWNER_HEADER] as string;
+		// The owner mark: a digest of this n8n instance, workflow, node and mode (the instance id is not sent).
+		expect(mark).toMatch(/^[0-9a-f]{32}$/);
 		expect(body).toEqual({
 			externalAccountId: sim().credentials.businessId,
-			dispatchers: [{ type: 'http', method: 'POST', url: h.url(), headers: { [SECRET_HEADER]: secret } }],
+			dispatchers: [{ type: 'http', method: 'POST', url: h.url(), headers: { [SECRET_HEADER]: secret, [OWNER_HEADER]: mark } }],
 			events: ['order.paid', 'order.refunded'],
 			name: 'n8n: Paid orders to CRM (wf-trigger-1)',
 		});
@@ -102,8 +106,7 @@ describe('Trigger: activation (create / checkExists)', () => {
 			webhookId: all[0].id,
 			webhookSecret: secret,
 			webhookUrl: h.url(),
-			// Which node created it: this n8n instance, this workflow, this node.
-			webhookOwner: expect.stringMatching(/^[0-9a-f]{64}\/wf-trigger-1\/trigger-node$/),
+			webhookOwner: mark,
 			webhookEvents: ['order.paid', 'order.refunded'],
 		});
 	});
@@ -114,7 +117,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 		const id = h.nodeStaticData.webhookId;
 		sim().clearRequests();
 		expect(await h.checkExists()).toBe(true);
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
+		// checkExists only reads: the stored webhook, nothing else.
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`]);
 		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
 		await h.restart();
 		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
@@ -131,9 +135,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 		sim().state.col('webhooks').length = 0; // removed by someone on the platform
 		sim().clearRequests();
 		expect(await h.checkExists()).toBe(false);
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${oldId}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${oldId}`]);
 		expect(sim().apiRequests[0].status).toBe(404);
-		expect(h.nodeStaticData).toEqual({});
 		expect(await h.create()).toBe(true);
 		const all = await simWebhooks();
 		expect(all).toHaveLength(1);
@@ -143,10 +146,17 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(h.nodeStaticData.webhookSecret).not.toBe(oldSecret);
 	});
 
-	it('a webhook found by URL without our secret (static data lost) is deleted and recreated', async () => {
+	it('static data lost: the webhook this node made for its URL is replaced; one calling its URL that it did not make is left and named', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const orphan = String(h.nodeStaticData.webhookId);
+		// Someone registered this node's URL by hand (no owner mark).
+		sim().state.col('webhooks').push({
+			...(sim().state.col('webhooks')[0] as JsonObject),
+			id: 'by-hand-1',
+			name: 'registered by hand',
+			dispatchers: [{ type: 'http', method: 'POST', url: h.url(), headers: { 'x-other': 'value' } }],
+		});
 		// Same node (same URL), but n8n lost the static data.
 		const again = await trigger({ events: ['order.paid'] }, { webhookId: h.node.webhookId, listen: false, webhookBaseUrl: h.url().replace(/\/webhook\/.*$/, '/webhook') });
 		expect(again.url()).toBe(h.url());
@@ -154,23 +164,35 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(await again.activate()).toEqual({ existed: false });
 		expect(lines(sim().apiRequests)).toEqual([
 			`GET /webhooks/list/${sim().credentials.businessId}`,
-			`DELETE /webhooks/delete/${orphan}`,
 			'POST /webhooks',
+			`DELETE /webhooks/delete/${orphan}`,
 		]);
 		const all = await simWebhooks();
-		expect(all.map((w) => w.id)).toEqual([again.nodeStaticData.webhookId]);
+		expect(all.map((w) => w.id).sort()).toEqual([String(again.nodeStaticData.webhookId), 'by-hand-1'].sort());
+		expect(again.logs).toEqual([{ level: 'warn', message: expect.stringContaining('left 1 other webhook(s) in place') }]);
+		expect(again.logs[0].message).toContain('webhook by-hand-1 ("registered by hand") also calls this node\'s URL but was not made by this node');
+		expect(again.logs[0].message).toContain('Webhook > Delete, ID by-hand-1');
 	});
 
-	it('duplicates calling our URL are removed, keeping the stored webhook', async () => {
+	it('checkExists leaves duplicates alone; create and delete remove those this node made for its URL', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const stored = h.nodeStaticData.webhookId;
-		for (let n = 0; n < 2; n++) {
-			sim().state.col('webhooks').push({ ...(sim().state.col('webhooks')[0] as JsonObject), id: `dup-${n}` });
-		}
-		expect(await simWebhooks()).toHaveLength(3);
+		const duplicate = (n: number) => sim().state.col('webhooks').push({ ...(sim().state.col('webhooks')[0] as JsonObject), id: `dup-${n}` });
+		duplicate(0);
+		duplicate(1);
+		sim().clearRequests();
 		expect(await h.checkExists()).toBe(true);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${String(stored)}`]);
+		expect(await simWebhooks()).toHaveLength(3);
+		// n8n calls create when checkExists says false (here: asked directly): the stored one is kept.
+		expect(await h.create()).toBe(true);
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([stored]);
+		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
+		duplicate(2);
+		await h.delete();
+		expect(await simWebhooks()).toHaveLength(0);
+		expect(h.logs).toEqual([]);
 	});
 
 	it('trusts the stored URL when the platform hides dispatchers', async () => {
@@ -181,11 +203,10 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(await simWebhooks()).toHaveLength(1);
 	});
 
-	it('after n8n\'s base URL changed, its old webhook is replaced; a copy of the workflow leaves the original alone', async () => {
+	it('a copy of the workflow (another workflow id) holding the same static data leaves the original alone', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const original = String(h.nodeStaticData.webhookId);
-		// A copy of this workflow holding the same static data (another workflow id and node URL).
 		const copy = await trigger(
 			{ events: ['order.paid'] },
 			{ staticData: h.savedStaticData(), workflowId: 'wf-copy-2', listen: false, webhookBaseUrl: 'http://127.0.0.1:1/webhook' },
@@ -193,22 +214,61 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(await copy.activate()).toEqual({ existed: false });
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([original, copy.nodeStaticData.webhookId]);
 		await copy.delete();
-		// The same workflow after WEBHOOK_URL changed: same id and node, new base URL.
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([original]);
+		expect(sim().requestsTo('DELETE', `/webhooks/delete/${original}`)).toHaveLength(0);
+		expect(await h.checkExists()).toBe(true);
+	});
+
+	it('after WEBHOOK_URL changed, the webhook of the old address is left in place and named in the log (a stale one beats a live one deleted)', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const original = String(h.nodeStaticData.webhookId);
+		const before = (await simWebhooks())[0];
+		// The same workflow and node on the same n8n, after WEBHOOK_URL changed: new base URL.
 		const moved = await trigger(
 			{ events: ['order.paid'] },
 			{ staticData: h.savedStaticData(), webhookId: h.node.webhookId, listen: false, webhookBaseUrl: 'http://127.0.0.1:2/webhook' },
 		);
 		sim().clearRequests();
-		expect(await moved.activate()).toEqual({ existed: false });
-		expect(lines(sim().apiRequests)).toEqual([
-			`GET /webhooks/details/${original}`,
-			`DELETE /webhooks/delete/${original}`,
-			`GET /webhooks/list/${sim().credentials.businessId}`,
-			'POST /webhooks',
-		]);
+		expect(await moved.checkExists()).toBe(false);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${original}`]);
+		sim().clearRequests();
+		expect(await moved.create()).toBe(true);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/list/${sim().credentials.businessId}`, 'POST /webhooks']);
+		const fresh = String(moved.nodeStaticData.webhookId);
 		const all = await simWebhooks();
-		expect(all).toHaveLength(1);
-		expect((all[0].dispatchers as IDataObject[])[0].url).toBe(moved.url());
+		expect(all.map((w) => w.id)).toEqual([original, fresh]);
+		expect(all[0]).toEqual(before);
+		expect((all[1].dispatchers as IDataObject[])[0].url).toBe(moved.url());
+		expect(moved.logs).toHaveLength(1);
+		const message = moved.logs[0].message;
+		expect(message).toContain(
+			`webhook ${original} ("n8n: Paid orders to CRM (wf-trigger-1)") was made for this workflow's trigger but calls ${h.url()}, not this node's URL ${moved.url()}`,
+		);
+		expect(message).toContain('If that address is gone, delete it with the Sales & Payments node (Webhook > Delete, ID');
+		expect(message).not.toContain(String(h.nodeStaticData.webhookSecret));
+		// Deactivation deletes the new webhook only.
+		sim().clearRequests();
+		await moved.delete();
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/list/${sim().credentials.businessId}`, `DELETE /webhooks/delete/${fresh}`]);
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([original]);
+	});
+
+	it('a webhook this node made that also calls another URL (a dispatcher added by hand) is never changed or deleted', async () => {
+		const h = await trigger({ events: ['order.paid'] });
+		await h.activate();
+		const id = String(h.nodeStaticData.webhookId);
+		const record = sim().state.col('webhooks')[0] as JsonObject;
+		(record.dispatchers as JsonObject[]).push({ type: 'http', method: 'POST', url: 'https://erp.example/hook', headers: {} });
+		const before = (await simWebhooks())[0];
+		h.setParameters({ events: ['order.paid', 'order.refunded'] });
+		expect(await h.activate()).toEqual({ existed: false });
+		await h.delete();
+		expect(await simWebhooks()).toEqual([before]);
+		expect(sim().requestsTo('PATCH', `/webhooks/${id}`)).toHaveLength(0);
+		expect(sim().requestsTo('DELETE', `/webhooks/delete/${id}`)).toHaveLength(0);
+		expect(h.logs.map((l) => l.level)).toEqual(['warn', 'warn']);
+		for (const log of h.logs) expect(log.message).toContain(`webhook ${id} ("n8n: Paid orders to CRM (wf-trigger-1)") was made for this workflow's trigger but calls https://erp.example/hook`);
 	});
 
 	it('a stored webhook whose secret header changed on the platform is replaced', async () => {
@@ -231,7 +291,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 		(sim().state.col('webhooks')[0] as JsonObject).status = 'inactive';
 		h.setParameters({ events: ['order.paid', 'subscription.created'], options: { notifyOnFailEmail: 'ops@acme.example' } });
 		sim().clearRequests();
-		expect(await h.activate()).toEqual({ existed: true });
+		// checkExists reads and says false; create updates our own webhook in place.
+		expect(await h.activate()).toEqual({ existed: false });
 		expect(lines(sim().apiRequests)).toEqual([
 			`GET /webhooks/details/${id}`,
 			`GET /webhooks/list/${sim().credentials.businessId}`,
@@ -281,6 +342,92 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.nodeStaticData.webhookId].sort());
 		await test2.delete({ isTest: true });
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([prod.nodeStaticData.webhookId]);
+		expect(await prod.checkExists()).toBe(true);
+	});
+});
+
+describe('Trigger: a staging copy on another n8n that shares the encryption key', () => {
+	// n8n derives its instance id from the encryption key: a copied .n8n folder or environment gives the
+	// staging n8n production's instance id. The workflow is exported with its static data and imported
+	// there (same workflow id, node and webhook path), and runs at another WEBHOOK_URL.
+	const instanceId = 'c0ffee'.repeat(10) + 'c0ff';
+
+	it.each([
+		['marked with its owner', false],
+		['made by the previous version (no owner mark, the raw owner in static data)', true],
+	])("production's webhook (%s) is kept and still starts production's workflow; staging registers its own", async (_label, legacy) => {
+		const prod = await trigger({ events: ['order.paid'] }, { instanceId });
+		await prod.activate();
+		const prodId = String(prod.nodeStaticData.webhookId);
+		if (legacy) {
+			const dispatcher = ((sim().state.col('webhooks')[0] as JsonObject).dispatchers as JsonObject[])[0];
+			delete (dispatcher.headers as JsonObject)[OWNER_HEADER];
+			prod.nodeStaticData.webhookOwner = `${instanceId}/wf-trigger-1/trigger-node`;
+			// The upgrade itself: production's restart keeps its webhook.
+			await prod.restart();
+			expect(await prod.activate({ activation: 'init' })).toEqual({ existed: true });
+		}
+		const before = (await simWebhooks())[0];
+		const staging = await trigger({ events: ['order.paid'] }, { instanceId, staticData: prod.savedStaticData(), webhookId: prod.node.webhookId });
+		expect(staging.url()).not.toBe(prod.url());
+		sim().clearRequests();
+		expect(await staging.activate()).toEqual({ existed: false });
+		expect(lines(sim().apiRequests)).toEqual([
+			`GET /webhooks/details/${prodId}`,
+			`GET /webhooks/list/${sim().credentials.businessId}`,
+			'POST /webhooks',
+		]);
+		const stagingId = String(staging.nodeStaticData.webhookId);
+		expect(stagingId).not.toBe(prodId);
+		const all = await simWebhooks();
+		expect(all.map((w) => w.id)).toEqual([prodId, stagingId]);
+		expect(all[0]).toEqual(before);
+		expect(staging.nodeStaticData.webhookSecret).not.toBe(prod.nodeStaticData.webhookSecret);
+		// Activation names the webhook it left, where it calls, and how to delete it if that address is gone.
+		expect(staging.logs).toHaveLength(1);
+		expect(staging.logs[0]).toMatchObject({ level: 'warn' });
+		expect(staging.logs[0].message).toContain(`webhook ${prodId} ("n8n: Paid orders to CRM (wf-trigger-1)") was made for this workflow's trigger but calls ${prod.url()}, not this node's URL ${staging.url()}`);
+		expect(staging.logs[0].message).toContain(`If that address is gone, delete it with the Sales & Payments node (Webhook > Delete, ID ${prodId}) or on the platform.`);
+		expect(staging.logs[0].message).not.toContain(String(prod.nodeStaticData.webhookSecret));
+
+		// A paid order starts production's workflow (and staging's, through its own webhook).
+		const order = newOrder();
+		await simPost(`/__sim/orders/${String(order.id)}/pay`);
+		await sim().settle();
+		expect(prod.received.map((r) => r.result.httpStatus)).toEqual([200]);
+		expect(prod.executions).toHaveLength(1);
+		expect(prod.executions[0][0].json).toMatchObject({ event: 'order.paid', data: { id: order.id, status: 'paid' } });
+		expect(staging.executions).toHaveLength(1);
+
+		// Production restarts: its webhook is still its own. Staging is deactivated: only its own goes.
+		await prod.restart();
+		expect(await prod.activate({ activation: 'init' })).toEqual({ existed: true });
+		await staging.delete();
+		expect(sim().requestsTo('DELETE', /^\/webhooks\/delete\//).map((r) => r.path)).toEqual([`/webhooks/delete/${stagingId}`]);
+		expect(await simWebhooks()).toEqual([before]);
+		await simPost(`/__sim/orders/${String(newOrder().id)}/pay`);
+		await sim().settle();
+		expect(prod.executions).toHaveLength(2);
+		expect(staging.executions).toHaveLength(1);
+	});
+
+	it('staging activated twice (its own webhook lost from static data) replaces its own and still leaves production alone', async () => {
+		const prod = await trigger({ events: ['order.paid'] }, { instanceId });
+		await prod.activate();
+		const prodId = String(prod.nodeStaticData.webhookId);
+		const staging = await trigger({ events: ['order.paid'] }, { instanceId, staticData: prod.savedStaticData(), webhookId: prod.node.webhookId });
+		await staging.activate();
+		const firstStaging = String(staging.nodeStaticData.webhookId);
+		// Staging imported again from production: static data names production's webhook again.
+		const again = await trigger(
+			{ events: ['order.paid'] },
+			{ instanceId, staticData: prod.savedStaticData(), webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: staging.url().replace(/\/webhook\/.*$/, '/webhook') },
+		);
+		expect(again.url()).toBe(staging.url());
+		sim().clearRequests();
+		await again.activate();
+		expect(sim().requestsTo('DELETE', /^\/webhooks\/delete\//).map((r) => r.path)).toEqual([`/webhooks/delete/${firstStaging}`]);
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([prodId, again.nodeStaticData.webhookId]);
 		expect(await prod.checkExists()).toBe(true);
 	});
 });
@@ -335,8 +482,8 @@ describe('Trigger: deactivation (delete)', () => {
 		const id = String(h.nodeStaticData.webhookId);
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
-		// It is read first: only a webhook that calls this node (or that it created) is deleted.
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `DELETE /webhooks/delete/${id}`]);
+		// The business's webhooks are read first: only those this node made for its URL are deleted.
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/list/${sim().credentials.businessId}`, `DELETE /webhooks/delete/${id}`]);
 		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
 		expect(sim().apiRequests[1].body).toBeUndefined();
 		expect(h.nodeStaticData).toEqual({});
@@ -346,7 +493,10 @@ describe('Trigger: deactivation (delete)', () => {
 		Object.assign(h.nodeStaticData, { webhookId: id, webhookSecret: 'x'.repeat(64) });
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
-		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([['GET', `/webhooks/details/${id}`, 404]]);
+		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([
+			['GET', `/webhooks/list/${sim().credentials.businessId}`, 200],
+			['GET', `/webhooks/details/${id}`, 404],
+		]);
 		expect(h.nodeStaticData).toEqual({});
 	});
 
@@ -520,10 +670,10 @@ describe('Trigger: deliveries', () => {
 		expect(h.executions).toHaveLength(0);
 		expect(await queueSize(id)).toBe(1);
 
-		h.outage = undefined; // n8n restarts: checkExists finds the webhook and resumes its queue
+		h.outage = undefined; // n8n restarts: checkExists says false (a resume is asked for), create resumes the queue
 		await h.restart();
 		sim().clearRequests();
-		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
+		expect(await h.activate({ activation: 'init' })).toEqual({ existed: false });
 		expect(lines(sim().apiRequests)).toEqual([
 			`GET /webhooks/details/${id}`,
 			`GET /webhooks/list/${sim().credentials.businessId}`,

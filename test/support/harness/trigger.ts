@@ -110,6 +110,8 @@ export class TriggerHarness {
 	readonly received: Array<{ path: string; headers: IncomingDelivery['headers']; body: unknown; result: DeliveryResult }> = [];
 	/** Every item that started an "execution", in order. */
 	readonly executions: INodeExecutionData[][] = [];
+	/** What the node logged through n8n's logger during checkExists / create / delete. */
+	readonly logs: Array<{ level: string; message: string }> = [];
 	/** While set, the local server answers every request with this status (an n8n outage). */
 	outage: number | undefined;
 	private server?: http.Server;
@@ -197,6 +199,9 @@ export class TriggerHarness {
 		const context = new HookContext(this.workflow, this.node, this.additionalData, mode, isTest ? 'manual' : activation, this.webhookData(isTest));
 		const instanceId = this.options.instanceId;
 		if (instanceId !== undefined) context.getInstanceId = () => instanceId;
+		const record = (level: string) => (message: string) => this.logs.push({ level, message });
+		const logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
+		Object.defineProperty(context, 'logger', { value: logger });
 		return context;
 	}
 

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+
+import { ID_PATTERN } from '../SalesPayments/shared/paths';
+
+/**
+ * What the trigger may call its own on the platform. A webhook is this node's own only when
+ * both hold:
+ * - every dispatcher calls this node's current URL (n8n's WEBHOOK_URL plus the node's path), and
+ * - this node made it: it carries this node's owner mark, or it is the webhook named in the
+ *   node's static data, made by this node.
+ * A webhook calling another URL is never this node's to change or delete, whoever made it: a
+ * copy of the workflow on another n8n that shares the encryption key (so the same instance id,
+ * the same owner) but runs at another address, or this n8n before WEBHOOK_URL changed. Leaving
+ * a stale webhook behind costs failed deliveries; deleting a live one stops another instance's
+ * workflow, silently.
+ */
+
+/** Header that carries the per-webhook secret on every delivery. */
+export const SECRET_HEADER = 'x-sp-webhook-secret';
+/** Header that marks a webhook as made by one node (a digest: the instance id is not sent). */
+export const OWNER_HEADER = 'x-sp-n8n-owner';
+
+/** What the node keeps in its static data between activations and deliveries. */
+export interface TriggerStaticData {
+	webhookId?: string;
+	webhookSecret?: string;
+	webhookUrl?: string;
+	webhookEvents?: string[];
+	/** The owner mark of the node that created the webhook (see ownerMark). */
+	webhookOwner?: string;
+	/** Keys of the most recent accepted deliveries (Ignore Duplicate Deliveries). */
+	recentDeliveries?: string[];
+}
+
+export function triggerData(ctx: { getWorkflowStaticData(type: string): IDataObject }): TriggerStaticData {
+	return ctx.getWorkflowStaticData('node') as TriggerStaticData;
+}
+
+export function forget(data: TriggerStaticData): void {
+	delete data.webhookId;
+	delete data.webhookSecret;
+	delete data.webhookUrl;
+	delete data.webhookEvents;
+	delete data.webhookOwner;
+}
+
+function rawOwner(ctx: IHookFunctions): string {
+	const instance = typeof ctx.getInstanceId === 'function' ? ctx.getInstanceId() : '';
+	return `${instance}/${String(ctx.getWorkflow().id ?? '')}/${ctx.getNode().id}`;
+}
+
+/**
+ * This node on this n8n, for the editor's test URL or the production URL: a digest of the
+ * instance id (n8n derives it from the encryption key), the workflow, the node and the mode.
+ */
+export function ownerMark(ctx: IHookFunctions): string {
+	const mode = ctx.getMode() === 'manual' ? 'test' : 'production';
+	return createHash('sha256').update(`${rawOwner(ctx)}/${mode}`).digest('hex').slice(0, 32);
+}
+
+/** Whether the static data says this node made its stored webhook (older versions stored the raw owner). */
+function storedByThisNode(ctx: IHookFunctions, data: TriggerStaticData): boolean {
+	return data.webhookOwner === ownerMark(ctx) || (ctx.getMode() !== 'manual' && data.webhookOwner === rawOwner(ctx));
+}
+
+/** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
+export function usableId(id: unknown): string | undefined {
+	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+	return ID_PATTERN.test(text) ? text : undefined;
+}
+
+function dispatchersOf(webhook: IDataObject): IDataObject[] | undefined {
+	return Array.isArray(webhook.dispatchers) ? (webhook.dispatchers as IDataObject[]).filter((d) => d && typeof d === 'object') : undefined;
+}
+
+/** The URLs a webhook's dispatchers call; undefined when the platform does not show them. */
+export function urlsOf(webhook: IDataObject): string[] | undefined {
+	return dispatchersOf(webhook)?.map((d) => String(d.url ?? ''));
+}
+
+function headerValues(webhook: IDataObject, name: string): Array<string | null> | undefined {
+	const shown = (dispatchersOf(webhook) ?? []).filter((d) => d.headers && typeof d.headers === 'object');
+	if (shown.length === 0) return undefined;
+	return shown.map((d) => {
+		const headers = d.headers as IDataObject;
+		const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+		return key === undefined ? null : String(headers[key]);
+	});
+}
+
+/** The secret header the platform holds; undefined when it does not show headers, null when absent. */
+export function registeredSecret(webhook: IDataObject): string | null | undefined {
+	const values = headerValues(webhook, SECRET_HEADER);
+	if (values === undefined) return undefined;
+	return values.find((v) => v !== null) ?? null;
+}
+
+/**
+ * How a webhook stands to this node:
+ * - `own`: this node's, for its current URL (it may be replaced, updated or deleted);
+ * - `elsewhere`: made by this node (or a copy of it sharing the owner) for another URL: left alone;
+ * - `stranger`: calls this node's URL but is not provably this node's: left alone;
+ * - `unrelated`: anything else.
+ */
+export type Standing = 'own' | 'elsewhere' | 'stranger' | 'unrelated';
+
+export function standingOf(ctx: IHookFunctions, data: TriggerStaticData, webhook: IDataObject, url: string): Standing {
+	const stored = usableId(webhook.id) !== undefined && usableId(webhook.id) === usableId(data.webhookId);
+	const mark = ownerMark(ctx);
+	const marked = headerValues(webhook, OWNER_HEADER)?.includes(mark) === true;
+	const madeHere = marked || (stored && storedByThisNode(ctx, data));
+	const urls = urlsOf(webhook);
+	// Dispatchers hidden: only the stored webhook can be judged, by the URL stored with it.
+	const here = urls === undefined ? stored && data.webhookUrl === url : urls.length > 0 && urls.every((u) => u === url);
+	if (madeHere) return here ? 'own' : 'elsewhere';
+	return urls?.includes(url) ? 'stranger' : 'unrelated';
+}
+
+/** One line about a webhook left in place, for the n8n log: what it is, why it stays, how to delete it. */
+export function leftInPlace(webhook: IDataObject, standing: Standing, url: string): string {
+	const id = String(webhook.id);
+	const name = typeof webhook.name === 'string' ? ` ("${webhook.name}")` : '';
+	const deleteHow = `delete it with the Sales & Payments node (Webhook > Delete, ID ${id}) or on the platform`;
+	if (standing === 'stranger') {
+		return `webhook ${id}${name} also calls this node's URL but was not made by this node (or was made by a version of this package that did not mark its webhooks): its deliveries carry another secret and are refused (401). If nothing else uses it, ${deleteHow}.`;
+	}
+	const urls = urlsOf(webhook);
+	const where = urls === undefined ? 'another URL' : urls.filter((u) => u !== url).join(', ') || 'another URL';
+	return `webhook ${id}${name} was made for this workflow's trigger but calls ${where}, not this node's URL ${url}: a copy of this workflow on another n8n (same encryption key) or this n8n before its WEBHOOK_URL changed. It keeps serving that address. If that address is gone, ${deleteHow}.`;
+}
