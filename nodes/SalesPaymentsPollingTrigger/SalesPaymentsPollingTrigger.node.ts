@@ -14,7 +14,8 @@ import { checkInteger, checkOneOf, toIsoDate } from '../SalesPayments/shared/val
 import type { PollEvent } from './events';
 import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './events';
 import type { PollSettings, PollState } from './poller';
-import { baseline, digest, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './poller';
+import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './poller';
+import { digest } from './records';
 
 export const DEFAULT_MAX_RECORDS = 100;
 export const MAX_RECORDS_LIMIT = 10_000;
@@ -211,12 +212,12 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 			if (!state || state.sig !== settings.signature) {
 				next = await baseline(ctx, settings, now);
 				if (settings.startFrom !== undefined && settings.event.mode === 'cursor') {
-					({ items, state: next } = await pollCursor(ctx, settings, next));
+					({ items, state: next } = await pollCursor(ctx, settings, next, now));
 				}
 			} else if (settings.event.mode === 'snapshot') {
 				({ items, state: next } = await pollSnapshot(ctx, settings, state, now));
 			} else {
-				({ items, state: next } = await pollCursor(ctx, settings, state));
+				({ items, state: next } = await pollCursor(ctx, settings, state, now));
 			}
 			// Only now, with every page read and nothing left to fail, does the cursor move; n8n
 			// saves it when it starts the execution with these records.

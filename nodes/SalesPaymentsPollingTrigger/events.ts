@@ -29,14 +29,14 @@ export type StatusRule = 'changed' | 'entered';
 export interface RequestContext {
 	/** Converted values of the event's Filters collection. */
 	filters: IDataObject;
-	/** ISO 8601 date: only records at or after it (cursor events). */
+	/** ISO 8601 date: only records at or after it (cursor events; snapshot events: the watched window's start). */
 	since?: string;
+	/** ISO 8601 date: only records at or before it (a window of a walk, see walk.ts). */
+	until?: string;
 	/** Ask for the newest records first where the endpoint can sort (samples, memory seeding). */
 	newestFirst?: boolean;
 	/** Statuses chosen for the event (subscriptions: which lists to read). */
 	statuses: string[];
-	/** Start of the watched window (withdraw request status changes), ISO 8601. */
-	windowStart?: string;
 }
 
 export interface PollEvent {
@@ -49,10 +49,12 @@ export interface PollEvent {
 	mode: EventMode;
 	/** Record fields that carry the date the event goes by; the first one present is used. */
 	timeFields: string[];
+	/** Record fields of the date the endpoint's date filter applies to, when not `timeFields`. */
+	windowFields?: string[];
 	/** Status-change events: how a change is told. */
 	status?: StatusRule;
-	/** The endpoint returns the records oldest first by the event's date: a poll reads only what it needs. */
-	sortedAscending?: boolean;
+	/** Snapshot events: the watched set is the records made within the Watch Window (else: every record of the lists). */
+	watchWindow?: boolean;
 	/** Whether "Start From" applies (a past date can only be replayed where records carry the date). */
 	startFrom: boolean;
 	/** Filters the endpoint can apply, under the event's Filters collection. */
@@ -71,6 +73,7 @@ function compactBody(body: IDataObject): IDataObject {
 function refundRequest(dateKey: 'createdAt' | 'updatedAt', req: RequestContext): ListRequest {
 	const qs: IDataObject = { orderByField: 'createdAt', orderDirection: req.newestFirst ? 'DESC' : 'ASC' };
 	if (req.since) qs[`${dateKey}[startsAt]`] = req.since;
+	if (req.until) qs[`${dateKey}[endsAt]`] = req.until;
 	return { ...ENDPOINTS.refund.list, qs };
 }
 
@@ -122,7 +125,6 @@ export const EVENTS: PollEvent[] = [
 			'Goes by the refund request\'s creation date (createdAt): GET /order-revert-requests/list with createdAt[startsAt], oldest first.',
 		mode: 'cursor',
 		timeFields: ['createdAt', 'requestAt'],
-		sortedAscending: true,
 		startFrom: true,
 		filterFields: [],
 		requests: (req) => [refundRequest('createdAt', req)],
@@ -153,7 +155,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.withdrawRequest.filter,
-				body: compactBody({ ...req.filters, initialDate: req.since }),
+				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -165,6 +167,8 @@ export const EVENTS: PollEvent[] = [
 			'The withdraw filter has no update date: each poll reads the withdraw requests made in the Watch Window (Options) and compares their statuses with the ones the node remembers. Older requests are not watched. The output has previousStatus.',
 		mode: 'snapshot',
 		timeFields: ['updatedAt', 'createdAt', 'date'],
+		windowFields: ['createdAt', 'date', 'requestedAt'],
+		watchWindow: true,
 		status: 'changed',
 		startFrom: false,
 		filterFields: withdrawFilterFields.filter((f) => f.property.name !== 'status'),
@@ -172,7 +176,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.withdrawRequest.filter,
-				body: compactBody({ ...req.filters, initialDate: req.windowStart }),
+				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -188,7 +192,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.commission.list,
-				qs: compactBody({ ...req.filters, initialDate: req.since }),
+				qs: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -204,7 +208,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.customer.list,
-				qs: compactBody({ 'createdAt[startsAt]': req.since }),
+				qs: compactBody({ 'createdAt[startsAt]': req.since, 'createdAt[endsAt]': req.until }),
 			},
 		],
 	},
@@ -221,7 +225,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.sale.filter,
-				body: compactBody({ ...req.filters, initialDate: req.since }),
+				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -236,7 +240,7 @@ export const EVENTS: PollEvent[] = [
 		filterFields: movementFilterFields,
 		requests: (req) => {
 			const { direction, ...rest } = req.filters;
-			const body: IDataObject = { ...rest, initialDate: req.since };
+			const body: IDataObject = { ...rest, initialDate: req.since, endDate: req.until };
 			if (direction === 'credit') body.omitDebit = true;
 			if (direction === 'debit') body.omitCredit = true;
 			return [{ ...ENDPOINTS.movement.filter, body: compactBody(body) }];
@@ -257,7 +261,13 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) =>
 			req.statuses.map((status) => ({
 				...ENDPOINTS.subscription.filter,
-				body: { ...req.filters, status, orderBy: { orderByField: 'createdAt', orderDirection: req.newestFirst ? 'DESC' : 'ASC' } },
+				body: compactBody({
+					...req.filters,
+					status,
+					initialDate: req.since,
+					endDate: req.until,
+					orderBy: { orderByField: 'createdAt', orderDirection: req.newestFirst ? 'DESC' : 'ASC' },
+				}),
 			})),
 	},
 	{
@@ -275,7 +285,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.product.filter,
-				body: compactBody({ ...req.filters, updatedAt: req.since ? { startsAt: req.since } : undefined }),
+				body: compactBody({ ...req.filters, updatedAt: req.since || req.until ? compactBody({ startsAt: req.since, endsAt: req.until }) : undefined }),
 			},
 		],
 	},

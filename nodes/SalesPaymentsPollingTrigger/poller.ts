@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { parseIsoDate } from '../SalesPayments/shared/dates';
 import { fieldError } from '../SalesPayments/shared/errors';
 import { paginate } from '../SalesPayments/shared/pagination';
 import type { PollEvent, RequestContext } from './events';
+import { digest, order, previousFromHistory, recordId, recordTime, statusOf } from './records';
+import { walkWindows } from './walk';
 
 /**
  * The polling engine. Everything it knows between polls lives in one object of the node's static
@@ -12,7 +12,10 @@ import type { PollEvent, RequestContext } from './events';
  * handed to n8n: a poll that fails leaves it as it was, so the next poll reads the same records.
  *
  * Cursor events keep
- * - `ts`: the latest record date processed (the cursor),
+ * - `ts`: the latest record date processed (the cursor), never beyond the poll's own clock less
+ *   CURSOR_MARGIN_MS: a record dated in the future (a clock or time zone mislabelled as UTC) is
+ *   reported once and kept in `seen` until the clock passes it, and the records created after it
+ *   with correct dates are still read;
  * - `seen`: digests of the records processed whose date lies in the look-back window before
  *   the cursor (with their dates). The next poll asks for records from `ts - look-back` on and
  *   skips those: records sharing the cursor's timestamp, spanning several pages or arriving late
@@ -25,6 +28,8 @@ import type { PollEvent, RequestContext } from './events';
  */
 
 export const STATE_KEY = 'pollState';
+/** How far behind the poll's own clock the cursor stays at most (records the platform dates slightly late). */
+export const CURSOR_MARGIN_MS = 60_000;
 export const STATE_VERSION = 1;
 /** Most record digests kept for the look-back window. */
 export const SEEN_CAP = 10_000;
@@ -67,77 +72,6 @@ export interface PollOutcome {
 	state: PollState;
 }
 
-/** A short, stable digest (72 bits, base64url) of a record key: static data stays small. */
-export function digest(text: string): string {
-	return createHash('sha256').update(text, 'utf8').digest('base64url').slice(0, 12);
-}
-
-/** The record's identifier: `id` (or `_id`, `uuid`, `hash`), else a digest of its content. */
-export function recordId(record: IDataObject): string {
-	for (const key of ['id', '_id', 'uuid', 'hash']) {
-		const value = record[key];
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
-	}
-	return `content:${digest(JSON.stringify(record))}`;
-}
-
-/** Epoch ms of the first of `fields` that holds an ISO 8601 date (UTC when it has no zone). */
-export function recordTime(record: IDataObject, fields: string[]): number | undefined {
-	for (const field of fields) {
-		const value = record[field];
-		if (typeof value !== 'string') continue;
-		const ms = parseIsoDate(value, 'UTC');
-		if (ms !== undefined) return ms;
-	}
-	return undefined;
-}
-
-function statusOf(record: IDataObject): string | undefined {
-	const status = record.status;
-	return typeof status === 'string' && status !== '' ? status : undefined;
-}
-
-/**
- * The status a record had before its current one, from its `statusHistory` (refund requests
- * carry one): the entry before the last, when the last entry is the current status and was
- * made at or after `since` (undefined: no history, or no change in the window).
- */
-export function previousFromHistory(record: IDataObject, since: number | undefined): string | undefined {
-	const history = record.statusHistory;
-	if (!Array.isArray(history) || history.length < 2) return undefined;
-	const last = history[history.length - 1] as IDataObject | undefined;
-	const before = history[history.length - 2] as IDataObject | undefined;
-	if (!last || !before || typeof before.status !== 'string') return undefined;
-	if (last.status !== statusOf(record)) return undefined;
-	if (since !== undefined && typeof last.date === 'string') {
-		const at = parseIsoDate(last.date, 'UTC');
-		if (at !== undefined && at < since) return undefined;
-	}
-	return before.status === last.status ? undefined : before.status;
-}
-
-interface Candidate {
-	record: IDataObject;
-	id: string;
-	/** Digest of the record's identity (memory key). */
-	idKey: string;
-	/** Digest of the record at its date (seen key): an update makes a new one. */
-	key: string;
-	time: number;
-}
-
-/** Records in processing order: by date, then by id, each once. */
-function order(records: IDataObject[], event: PollEvent, fallbackTime: number): Candidate[] {
-	const byKey = new Map<string, Candidate>();
-	for (const record of records) {
-		const id = recordId(record);
-		const time = recordTime(record, event.timeFields) ?? fallbackTime;
-		const key = digest(`${id}@${time}`);
-		if (!byKey.has(key)) byKey.set(key, { record, id, idKey: digest(id), key, time });
-	}
-	return [...byKey.values()].sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 function wanted(settings: PollSettings, status: string | undefined): boolean {
 	if (status === undefined) return false;
 	return settings.event.status === 'entered' || settings.statuses.length === 0 || settings.statuses.includes(status);
@@ -168,7 +102,8 @@ function pruneSeen(seen: Map<string, number>, ts: number, lookBackMs: number, fl
 		let cut = kept.length - SEEN_CAP;
 		// Never split one date: all of it is kept or all of it forgotten.
 		while (cut < kept.length && kept[cut][1] === kept[cut - 1][1]) cut++;
-		newFloor = cut < kept.length ? kept[cut][1] : ts + 1;
+		// Never above the cursor (dates ahead of the poll's clock are no reason to stop reading), never below Start From.
+		newFloor = Math.max(floor ?? -Infinity, Math.min(cut < kept.length ? kept[cut][1] : ts + 1, ts));
 		kept = kept.slice(cut);
 	}
 	return { seen: kept, floor: newFloor };
@@ -189,6 +124,35 @@ async function fetchRecords(ctx: IPollFunctions, settings: PollSettings, req: Pa
 	return out;
 }
 
+/**
+ * Every record of the event dated from `since` on (undefined: from the beginning), read in date
+ * windows so that nothing is lost while the platform changes the list (walk.ts). `enough` may end
+ * the read early (events of one request only).
+ */
+async function readRange(
+	ctx: IPollFunctions,
+	settings: PollSettings,
+	since: number | undefined,
+	now: number,
+	enough?: (records: IDataObject[]) => boolean,
+): Promise<IDataObject[]> {
+	const { event } = settings;
+	const base = { filters: settings.filters, statuses: settings.statuses };
+	const count = event.requests(base).length;
+	const out: IDataObject[] = [];
+	for (let i = 0; i < count; i++) {
+		const records = await walkWindows(ctx, {
+			request: (window) => event.requests({ ...base, ...window })[i],
+			dateOf: (record) => recordTime(record, event.windowFields ?? event.timeFields),
+			since,
+			now,
+			enough: count === 1 ? enough : undefined,
+		});
+		for (const record of records) out.push(record);
+	}
+	return out;
+}
+
 function withPrevious(record: IDataObject, previous: string | null): IDataObject {
 	return { ...record, previousStatus: previous };
 }
@@ -198,7 +162,7 @@ export async function sample(ctx: IPollFunctions, settings: PollSettings, now: n
 	const { event } = settings;
 	const attempts: Array<Partial<RequestContext>> =
 		event.mode === 'snapshot'
-			? [{ windowStart: iso(now - settings.watchDays * DAY_MS), newestFirst: true }]
+			? [{ since: event.watchWindow ? iso(now - settings.watchDays * DAY_MS) : undefined, newestFirst: true }]
 			: [...SAMPLE_WINDOWS_DAYS.map((days) => ({ since: iso(now - days * DAY_MS), newestFirst: true })), { newestFirst: true }];
 	for (const attempt of attempts) {
 		const records = await fetchRecords(ctx, settings, attempt, SAMPLE_READ);
@@ -221,8 +185,7 @@ export async function baseline(ctx: IPollFunctions, settings: PollSettings, now:
 	const { event } = settings;
 	const state: PollState = { v: STATE_VERSION, sig: settings.signature };
 	if (event.mode === 'snapshot') {
-		const records = await fetchRecords(ctx, settings, { windowStart: iso(now - settings.watchDays * DAY_MS) }, SNAPSHOT_CAP + 1);
-		checkSnapshotSize(ctx, records.length);
+		const records = await readSnapshot(ctx, settings, now);
 		state.mem = order(records, event, now)
 			.filter((c) => statusOf(c.record) !== undefined)
 			.map((c) => [c.idKey, statusOf(c.record) as string]);
@@ -241,20 +204,30 @@ export async function baseline(ctx: IPollFunctions, settings: PollSettings, now:
 			if (status !== undefined) remember(mem, c.idKey, status);
 		}
 	}
-	const since = now - settings.lookBackMs;
-	const windowRecords = await fetchRecords(ctx, settings, { since: iso(since) });
+	// The cursor starts at the poll's clock less the margin; what exists from the look-back window
+	// before it on (later dates included) is seen, so the next poll reports none of it.
+	const ts = now - CURSOR_MARGIN_MS;
+	const since = ts - settings.lookBackMs;
+	const windowRecords = await readRange(ctx, settings, since, now);
 	const seen = new Map<string, number>();
-	let ts = now;
-	for (const c of order(windowRecords, event, now)) {
+	for (const c of order(windowRecords, event, ts)) {
 		if (c.time < since) continue;
 		seen.set(c.key, c.time);
-		ts = Math.max(ts, c.time);
 		const status = statusOf(c.record);
 		if (status !== undefined && event.status === 'changed') remember(mem, c.idKey, status);
 	}
 	capMemory(mem);
 	const pruned = pruneSeen(seen, ts, settings.lookBackMs);
 	return { ...state, ts, floor: pruned.floor, seen: pruned.seen, mem: [...mem.entries()] };
+}
+
+/** The watched set of a snapshot event: the records of the watch window (or of the whole lists). */
+async function readSnapshot(ctx: IPollFunctions, settings: PollSettings, now: number): Promise<IDataObject[]> {
+	const since = settings.event.watchWindow ? now - settings.watchDays * DAY_MS : undefined;
+	const records = await readRange(ctx, settings, since, now, (read) => read.length > SNAPSHOT_CAP * 2);
+	// Records on a window boundary come twice: the cap counts records, not answers.
+	checkSnapshotSize(ctx, new Set(order(records, settings.event, now).map((c) => c.idKey)).size);
+	return records;
 }
 
 function checkSnapshotSize(ctx: IPollFunctions, count: number): void {
@@ -266,25 +239,28 @@ function checkSnapshotSize(ctx: IPollFunctions, count: number): void {
 	}
 }
 
-/** One poll of a cursor event: the records dated at or after the cursor minus the look-back window. */
-export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, state: PollState): Promise<PollOutcome> {
+/**
+ * One poll of a cursor event: the records dated at or after the cursor minus the look-back window,
+ * oldest first. The cursor never passes the poll's clock less CURSOR_MARGIN_MS (`now` is when the
+ * poll started); one left ahead of it (state from an older version, a clock set back) is brought back.
+ */
+export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
-	const cursor = state.ts ?? 0;
+	const cap = now - CURSOR_MARGIN_MS;
+	const cursor = Math.min(state.ts ?? 0, cap);
 	const since = Math.max(cursor - settings.lookBackMs, state.floor ?? -Infinity);
 	const seen = new Map<string, number>(state.seen ?? []);
-	// Records come oldest first where the endpoint sorts by the cursor's date: no more than the
-	// seen ones plus one poll's worth can be needed.
-	const limit = event.sortedAscending ? seen.size + settings.maxRecords : undefined;
-	let records = await fetchRecords(ctx, settings, { since: iso(since) }, limit);
-	if (limit !== undefined && records.length >= limit) {
-		const fresh = records.filter((r) => {
+	// Windows come oldest first: once a poll's worth of records not seen before is read, the rest can wait.
+	const enough = (read: IDataObject[]) => {
+		const fresh = new Set<string>();
+		for (const r of read) {
 			const time = recordTime(r, event.timeFields) ?? cursor;
-			return time >= since && !seen.has(digest(`${recordId(r)}@${time}`));
-		}).length;
-		// Fewer new records than a poll's worth although the read was cut short: the platform did
-		// not sort or filter as documented. Read everything rather than stall.
-		if (fresh < settings.maxRecords) records = await fetchRecords(ctx, settings, { since: iso(since) });
-	}
+			const key = digest(`${recordId(r)}@${time}`);
+			if (time >= since && !seen.has(key)) fresh.add(key);
+		}
+		return fresh.size >= settings.maxRecords;
+	};
+	const records = await readRange(ctx, settings, since, now, enough);
 	const mem = new Map<string, string>(state.mem ?? []);
 	const items: IDataObject[] = [];
 	let ts = cursor;
@@ -292,7 +268,7 @@ export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, st
 		if (c.time < since || seen.has(c.key)) continue;
 		if (items.length >= settings.maxRecords) break;
 		seen.set(c.key, c.time);
-		ts = Math.max(ts, c.time);
+		ts = Math.min(Math.max(ts, c.time), cap);
 		if (event.status !== 'changed') {
 			items.push(c.record);
 			continue;
@@ -315,8 +291,7 @@ export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, st
  */
 export async function pollSnapshot(ctx: IPollFunctions, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
-	const records = await fetchRecords(ctx, settings, { windowStart: iso(now - settings.watchDays * DAY_MS) }, SNAPSHOT_CAP + 1);
-	checkSnapshotSize(ctx, records.length);
+	const records = await readSnapshot(ctx, settings, now);
 	const mem = new Map<string, string>(state.mem ?? []);
 	const next = new Map<string, string>();
 	const items: IDataObject[] = [];

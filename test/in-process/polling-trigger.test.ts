@@ -16,10 +16,14 @@ import { addRecord, updateRecord } from '../support/simulator/routes/records';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
 
-/** Test context: a fresh simulator per test (records never leak between tests), its clock fixed at the start. */
+/**
+ * Test context: a fresh simulator per test (records never leak between tests), its clock fixed at
+ * the start. n8n's clock during a poll is the simulator's (the platform's) plus `skew`.
+ */
 function setup(options: { maxLimit?: number } = {}) {
 	let current: Simulator | undefined;
 	let base = 0;
+	let skewMs = 0;
 	const sim = () => {
 		if (!current) throw new Error('simulator not started');
 		return current;
@@ -27,6 +31,7 @@ function setup(options: { maxLimit?: number } = {}) {
 	beforeEach(async () => {
 		current = await startSimulator({ size: 12, ...options });
 		base = Date.now();
+		skewMs = 0;
 		current.state.clock.set(base);
 	});
 	afterEach(async () => {
@@ -40,7 +45,19 @@ function setup(options: { maxLimit?: number } = {}) {
 		/** ISO date `seconds` after the test's start. */
 		at: (seconds: number) => new Date(base + seconds * 1000).toISOString(),
 		async activate(parameters: INodeParameters, credentialOverrides: Record<string, string> = {}): Promise<PollHarness> {
-			return await PollHarness.activate({ parameters, credentials: dataCredentials(sim(), credentialOverrides) });
+			return await PollHarness.activate({
+				parameters,
+				credentials: dataCredentials(sim(), credentialOverrides),
+				clock: () => sim().state.clock.now() + skewMs,
+			});
+		},
+		/** n8n's clock runs `seconds` ahead of the platform's (negative: behind). */
+		skew(seconds: number): void {
+			skewMs = seconds * 1000;
+		},
+		/** Moves the platform's clock (and n8n's with it) to `seconds` after the test's start. */
+		clockAt(seconds: number): void {
+			sim().state.clock.set(base + seconds * 1000);
 		},
 		/** A record of the primary business, dated `seconds` after the test's start. */
 		add(collection: PolledCollection, seconds: number, fields: JsonObject = {}): JsonObject {
@@ -106,6 +123,7 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		const late = t.add('refunds', 600 - 120);
 		// Dated 10 minutes before the cursor: outside the 5-minute window.
 		const tooLate = t.add('refunds', 600 - 600);
+		t.clockAt(600);
 		expect(ids(await h.pollJson())).toEqual([late.id]);
 		expect(await h.pollJson()).toEqual([]);
 		expect(h.executions.flat().map((i) => i.json.id)).not.toContain(tooLate.id);
@@ -120,8 +138,8 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		const polls = [await h.pollJson(), await h.pollJson(), await h.pollJson(), await h.pollJson()];
 		expect(polls.map((p) => p.length)).toEqual([3, 3, 1, 0]);
 		expect(polls.flatMap(ids)).toEqual(expected);
-		// Sorted by date on the platform: a poll reads no more than it needs.
-		expect(listRequests(t.sim(), '/order-revert-requests/list').slice(1).map((r) => r.query.limit)).toEqual(['3', '6', '9', '10']);
+		// Each poll is one answer: the whole range fits in one page.
+		expect(listRequests(t.sim(), '/order-revert-requests/list').slice(1).map((r) => r.query.page)).toEqual(['1', '1', '1', '1']);
 	});
 
 	it('a restart with the saved static data neither repeats nor misses records', async () => {
@@ -218,10 +236,11 @@ describe('Polling trigger: several pages (the platform accepts at most 10 per pa
 		expect(pages.some((r) => r.query.page === '3' && r.query.limit === '10')).toBe(true);
 	});
 
-	it('an error on a later page fails the poll with the platform message; the records of the first page are not lost', async () => {
+	it('an error on a later request of the walk fails the poll with the platform message; the records read before are not lost', async () => {
 		const h = await t.activate({ event: 'customerCreated' });
 		const records = Array.from({ length: 15 }, (_, k) => t.add('customers', 10 + k));
-		// Requests of the next poll: five refused page sizes (1000 ... 20), page 1 of 10, page 2.
+		// Requests of the next poll: six refused page sizes (1000 ... 20), the range's first page of 10
+		// (full: 15 records), then the first of the two windows it is split into.
 		t.sim().addFault({
 			kind: 'status',
 			status: 400,
@@ -234,7 +253,7 @@ describe('Polling trigger: several pages (the platform accepts at most 10 per pa
 		expect(h.errors[0].message).toBe('Invalid param: [createdAt[startsAt]]');
 		expect(h.errors[0].httpCode).toBe('400');
 		const failed = t.sim().requestsTo('GET', '/customers/list').filter((r) => r.status === 400).at(-1)!;
-		expect(failed.query).toMatchObject({ page: '2', limit: '10' });
+		expect(failed.query).toMatchObject({ page: '1', limit: '10', 'createdAt[endsAt]': expect.any(String) });
 		expect(ids(await h.pollJson())).toEqual(records.map((r) => r.id));
 	});
 

@@ -40,6 +40,27 @@ export interface PollOptions {
 	timezone?: string;
 	/** Static data as n8n saved it, to start as after a restart. */
 	staticData?: IDataObject;
+	/**
+	 * n8n's clock (epoch ms) for each poll: while a poll runs, Date.now() goes from there (the
+	 * node reads its own clock with Date.now()). Default: the machine's clock.
+	 */
+	clock?: () => number;
+}
+
+const realNow = Date.now.bind(Date);
+let clockOffset = 0;
+let clockUsers = 0;
+
+/** Runs `fn` with Date.now() shifted to `clock()` (nested and concurrent polls share one shift). */
+async function atClock<T>(clock: (() => number) | undefined, fn: () => Promise<T>): Promise<T> {
+	if (!clock) return await fn();
+	clockOffset = clock() - realNow();
+	if (clockUsers++ === 0) Date.now = () => realNow() + clockOffset;
+	try {
+		return await fn();
+	} finally {
+		if (--clockUsers === 0) Date.now = realNow;
+	}
 }
 
 type PollError = Error & { description?: string; httpCode?: string | null; node?: INode };
@@ -113,7 +134,7 @@ export class PollHarness {
 	/** One cron tick: createPollExecuteFn of n8n-core's ActiveWorkflows. */
 	private async tick(testingTrigger: boolean): Promise<void> {
 		try {
-			const response = await this.nodeType.poll!.call(this.context);
+			const response = await atClock(this.options.clock, async () => await this.nodeType.poll!.call(this.context));
 			if (response !== null) this.context.__emit(response);
 		} catch (error) {
 			if (testingTrigger) throw error;
@@ -136,7 +157,7 @@ export class PollHarness {
 	/** A manual run (executePollNode in mode 'manual'): the node's output, static data untouched by n8n. */
 	async manual(): Promise<IDataObject[]> {
 		const context = new PollContext(this.workflow, this.node, this.additionalData, 'manual', 'manual');
-		const response = await this.nodeType.poll!.call(context);
+		const response = await atClock(this.options.clock, async () => await this.nodeType.poll!.call(context));
 		const items = response?.[0] ?? [];
 		this.audit(items);
 		return items.map((item) => item.json);
