@@ -211,10 +211,12 @@ export class Simulator {
 			const before = fired.find((f) => f.kind !== 'latency' && !f.afterProcessing);
 			if (before && this.applyFault(before, res, record)) return;
 
-			let result = await this.route(method, url.pathname, { req, query, headers, record });
+			// A capping platform (paging.ts `cap`) acts on a lower `limit` than the one sent and recorded.
+			const asked = control || !this.paging.active ? query : this.paging.capped(method, url.pathname, query);
+			let result = await this.route(method, url.pathname, { req, query: asked, headers, record });
 			if (!control && this.paging.active) {
 				result = await this.paging.apply(method, url.pathname, query, result, (page) =>
-					this.route(method, url.pathname, { req, query: { ...query, page: String(page) }, headers, record }),
+					this.route(method, url.pathname, { req, query: { ...asked, page: String(page) }, headers, record }),
 				);
 			}
 			const after = fired.find((f) => f.kind !== 'latency' && f.kind !== 'trickle' && f.afterProcessing);
