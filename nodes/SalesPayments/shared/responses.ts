@@ -202,7 +202,7 @@ export function successData(
 	if (req.raw) return body;
 	// The envelope's data; a body without the envelope is the data itself.
 	const enveloped = 'data' in body || ('statusCode' in body && Object.keys(body).every((k) => k === 'statusCode' || k === 'message'));
-	const data = enveloped ? body.data : body;
+	const data = enveloped ? body.data : Object.keys(body).length > 0 ? body : undefined;
 	// A read that answers no record (`{}`, `data: null`, no data) is never an empty success.
 	if (!req.write && !req.open && (data === undefined || data === null || (isPlainObject(data) && Object.keys(data).length === 0))) {
 		return fail(unusableSuccess(ctx, status, req, data === undefined ? 'has no `data`' : data === null ? 'has null as its data, not an object' : 'has an empty `data`', snippet(body)));
