@@ -103,7 +103,8 @@ async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window, size:
 		(page.totalDocs !== undefined && page.totalDocs > n);
 	const toldNothing = page.hasNext === undefined && page.nextPage === undefined && page.totalPages === undefined && page.totalDocs === undefined;
 	if (n === 0 || (!saysMore && !(toldNothing && n >= size))) return { records: page.records, answer: 'complete' };
-	return { records: page.records, answer: n >= size ? 'full' : 'capped' };
+	// A page that says it used a smaller size, or holds fewer records than asked while saying more: a capped page.
+	return { records: page.records, answer: n >= size && !(page.limit !== undefined && page.limit < size) ? 'full' : 'capped' };
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */

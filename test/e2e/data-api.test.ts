@@ -30,6 +30,9 @@ beforeAll(async () => {
 			},
 			{ name: 'Seven Businesses', parameters: { resource: 'business', operation: 'getMany', limit: 7 }, credentialId: 'spGood' },
 		]),
+		manualWorkflow('wfMovements', [
+			{ name: 'All Movements', parameters: { resource: 'movement', operation: 'getMany', returnAll: true }, credentialId: 'spGood' },
+		]),
 		manualWorkflow('wfBadKey', [
 			{ name: 'Balance', parameters: { resource: 'business', operation: 'getBalance' }, credentialId: 'spBadKey' },
 		]),
@@ -68,6 +71,33 @@ describe('real n8n 2.8.4', () => {
 		expect(everything).toContain('Unauthorized');
 		for (const secret of ['spk_e2e_wrong_key_777', 'sps_e2e_wrong_secret_888', ctx.sim.credentials.apiSecret]) {
 			expect(everything).not.toContain(secret);
+		}
+	});
+});
+
+describe('real n8n 2.8.4 and a platform that caps its page size at 100', () => {
+	it('Movement > Get Many with Return All gives every movement once, going on at the answered size', async () => {
+		const { sim } = ctx;
+		const movements = sim.state.col('movements');
+		const model = movements.find((m) => m._businessId === sim.credentials.businessId)!;
+		for (let n = 0; n < 300; n++) {
+			movements.push({ ...model, id: `e2e-cap-${n}`, hash: `e2e-cap-${n}`, createdAt: new Date(Date.UTC(2024, 0, 1, 0, 0, n)).toISOString() });
+		}
+		const expected = movements.filter((m) => m._businessId === sim.credentials.businessId).length;
+		expect(expected).toBeGreaterThan(300);
+		sim.clearRequests();
+		sim.paging.add({ mode: 'cap', cap: 100 });
+		try {
+			const { code, run, stderr } = await ctx.n8n.execute('wfMovements');
+			expect({ code, status: run?.status, stderr: code ? stderr : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+			const all = nodeOutput(run, 'All Movements');
+			expect(all).toHaveLength(expected);
+			expect(new Set(all.map((m) => m.id)).size).toBe(expected);
+			const asked = sim.requestsTo('POST', '/movement/filter').map((r) => Number(r.query.limit));
+			expect(asked[0]).toBe(1000);
+			expect(asked.slice(1)).toEqual(Array<number>(Math.ceil(expected / 100) - 1).fill(100));
+		} finally {
+			sim.paging.clear();
 		}
 	});
 });

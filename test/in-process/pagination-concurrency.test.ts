@@ -295,7 +295,7 @@ describe('bounds of the pagination options', () => {
 		const { items, error } = await run(sim(), 'movement', { returnAll: true, pagination: { maxConcurrency } });
 		expect(items).toHaveLength(0);
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Max Concurrent Requests must be a whole number from 0 (auto) to 16');
+		expect(error?.message).toBe(`Max Concurrent Requests must be a whole number from 0 (auto) to 16 (got ${maxConcurrency})`);
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 
@@ -303,7 +303,7 @@ describe('bounds of the pagination options', () => {
 		const { items, error } = await run(sim(), 'movement', { returnAll: true, pagination: { maxPages } });
 		expect(items).toHaveLength(0);
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Max Pages must be a whole number from 1 to 10000000');
+		expect(error?.message).toBe(`Max Pages must be a whole number from 1 to 10000000 (got ${maxPages})`);
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 
@@ -328,7 +328,14 @@ describe('bounds of the pagination options', () => {
 		const { items, error } = await run(sim(), 'movement', { returnAll: true, pagination: { pageSize } });
 		expect(items).toHaveLength(0);
 		expect(error?.name).toBe('NodeOperationError');
-		expect(error?.message).toBe('Page Size must be a whole number from 1 to 1000');
+		expect(error?.message).toBe(`Page Size must be a whole number from 1 to 1000 (got ${pageSize})`);
+		expect(sim().apiRequests).toHaveLength(0);
+	});
+
+	it.each([0, 10_000_001, 2.5])('Max Records %p is refused before any request', async (maxRecords) => {
+		const { items, error } = await run(sim(), 'movement', { returnAll: true, pagination: { maxRecords } });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe(`Max Records must be a whole number from 1 to 10000000 (got ${maxRecords})`);
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 

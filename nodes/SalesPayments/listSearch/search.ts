@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { ListRequest } from '../shared/pagination';
+import type { ListRequest, PageBatch } from '../shared/pagination';
 import { readPageBatch } from '../shared/pagination';
 import { strictInteger } from '../shared/validation';
 
@@ -11,10 +11,20 @@ const WANTED_MATCHES = 50;
 /** ...or after this many pages: the next batch comes when the user scrolls. */
 const PAGES_PER_BATCH = 5;
 
-/** The page to start from: the paginationToken this function handed out, digits only. */
-function startPage(token: string | undefined): number {
-	if (token === undefined || token === '') return 1;
-	return strictInteger(token, 1) ?? 1;
+/**
+ * Where a batch starts: the paginationToken this function handed out, `<page>` or, when the
+ * platform capped its pages below PAGE_SIZE, `<page>x<size>`; anything else starts at page 1.
+ */
+function startOf(token: string | undefined): { fromPage: number; pageSize: number } {
+	const [page, size] = (token ?? '').split('x');
+	const fromPage = strictInteger(page, 1);
+	const pageSize = size === undefined ? PAGE_SIZE : strictInteger(size, 1);
+	return fromPage === undefined || pageSize === undefined || pageSize > PAGE_SIZE ? { fromPage: 1, pageSize: PAGE_SIZE } : { fromPage, pageSize };
+}
+
+function tokenOf(next: PageBatch['next'], prefix = ''): string | undefined {
+	if (next === undefined) return undefined;
+	return `${prefix}${next.page}${next.size === PAGE_SIZE ? '' : `x${next.size}`}`;
 }
 
 /**
@@ -46,16 +56,19 @@ export async function searchList(
 	const onPlatform = needle ? options.filterRequest?.(needle) : undefined;
 	if (onPlatform && (paginationToken === undefined || paginationToken === '' || paginationToken.startsWith('f'))) {
 		const tokenPage = paginationToken?.slice(1);
-		const found = await readPageBatch.call(this, onPlatform, startPage(tokenPage), {
-			pageSize: PAGE_SIZE,
-			maxPages: 1,
-			wanted: PAGE_SIZE,
-			keep: () => true,
-		});
+		const found = await readPageBatch.call(
+			this,
+			{ ...onPlatform, ...startOf(tokenPage) },
+			{
+				maxPages: 1,
+				wanted: PAGE_SIZE,
+				keep: () => true,
+			},
+		);
 		if (found.records.length > 0 || tokenPage) {
 			return {
 				results: found.records.map(entry),
-				paginationToken: found.nextPage === undefined ? undefined : `f${found.nextPage}`,
+				paginationToken: tokenOf(found.next, 'f'),
 			};
 		}
 	}
@@ -65,15 +78,18 @@ export async function searchList(
 		const { name, value } = entry(record);
 		return name.toLowerCase().includes(needle) || value.toLowerCase().includes(needle);
 	};
-	const found = await readPageBatch.call(this, options.request, startPage(paginationToken), {
-		pageSize: PAGE_SIZE,
-		maxPages: needle ? PAGES_PER_BATCH : 1,
-		wanted: needle ? WANTED_MATCHES : PAGE_SIZE,
-		keep: matches,
-	});
+	const found = await readPageBatch.call(
+		this,
+		{ ...options.request, ...startOf(paginationToken) },
+		{
+			maxPages: needle ? PAGES_PER_BATCH : 1,
+			wanted: needle ? WANTED_MATCHES : PAGE_SIZE,
+			keep: matches,
+		},
+	);
 	return {
 		results: found.records.map(entry),
-		paginationToken: found.nextPage === undefined ? undefined : String(found.nextPage),
+		paginationToken: tokenOf(found.next),
 	};
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { listAll, listProperties } from './pagination';
+import { listAll, listProperties } from './lists';
 
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';

@@ -5,8 +5,19 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  * ("not shown"): read tolerantly, send only what the user set.
  */
 
-function isPlainObject(value: unknown): value is IDataObject {
+/** The one plain-object guard: an object that is neither null nor an array. */
+export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** "a string (\"oops\")", "null", "an array" ... for messages about a value of the wrong kind. */
+export function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'undefined') return 'missing';
+	const article = typeof value === 'number' ? 'a number' : typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+	return `${article} (${JSON.stringify(value).slice(0, 40)})`;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, JsonObject } from 'n8
 import { NodeApiError } from 'n8n-workflow';
 
 import type { Explain, NodeContext, PlatformError } from './errors';
+import { isPlainObject } from './records';
 import type { FailureFacts } from './retry';
 import { DEADLINE, neverSent } from './retry';
 
@@ -133,6 +134,17 @@ export function redirectError(ctx: NodeContext, status: number, target: string |
 	});
 }
 
+/** An answer over the transport's size limit: named with the limit and the request, never retried. */
+export function tooLargeError(ctx: NodeContext, req: RequestFacts, limit: number): NodeApiError {
+	const message = `The platform's answer to ${req.method} ${req.path} is larger than ${Math.round(limit / 1048576)} MB`;
+	const written = req.write ? ` The platform may have processed this request. ${beforeRetrying(req)}` : '';
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: `Answers are read up to ${limit} bytes (after decompression) so that one answer cannot exhaust n8n's memory; the connection was closed there. For a list, use a smaller Pagination › Page Size.${written}`,
+		itemIndex: req.itemIndex,
+	});
+}
+
 /**
  * A 2xx answer that cannot be used. For a write the message says that the platform accepted the
  * request, so nobody repeats a charge blindly; for a read it says what was wrong with the answer.
@@ -159,10 +171,6 @@ function unusableSuccess(ctx: NodeContext, status: number, req: RequestFacts, wh
 }
 
 const NOT_JSON = 'is not valid JSON';
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function typeName(value: unknown): string {
 	if (value === null) return 'null';
@@ -192,8 +200,13 @@ export function successData(
 	}
 	if (!isPlainObject(body)) return fail(unusableSuccess(ctx, status, req, `is ${typeName(body)}, not an object`, snippet(body)));
 	if (req.raw) return body;
-	if (!('data' in body && 'statusCode' in body)) return body;
-	const data = body.data;
+	// The envelope's data; a body without the envelope is the data itself.
+	const enveloped = 'data' in body || ('statusCode' in body && Object.keys(body).every((k) => k === 'statusCode' || k === 'message'));
+	const data = enveloped ? body.data : Object.keys(body).length > 0 ? body : undefined;
+	// A read that answers no record (`{}`, `data: null`, no data) is never an empty success.
+	if (!req.write && !req.open && (data === undefined || data === null || (isPlainObject(data) && Object.keys(data).length === 0))) {
+		return fail(unusableSuccess(ctx, status, req, data === undefined ? 'has no `data`' : data === null ? 'has null as its data, not an object' : 'has an empty `data`', snippet(body)));
+	}
 	if (isPlainObject(data)) return data;
 	if (req.open && (data === null || data === undefined)) return {};
 	if (req.open && typeof data !== 'object') return { result: data as IDataObject[string] };

@@ -8,7 +8,7 @@ import type { PathValue } from './paths';
 import { buildPath } from './paths';
 import { getRequestSettings } from './requestOptions';
 import type { RequestFacts } from './responses';
-import { failureError, parseBody, redact, redirectError, successData } from './responses';
+import { failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
 import type { FailureFacts } from './retry';
 import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
 
@@ -125,17 +125,43 @@ async function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, onLate
 }
 
 /**
- * Reads an answer's body to the last byte before the deadline. n8n's client bounds only the
- * time a connection stays silent, so an answer trickled byte by byte would outlive any timeout:
- * the body is read here instead, and the connection is closed when the deadline passes.
+ * Most bytes of one answer, counted after decompression: far above the largest page (1,000
+ * records of a few KB), far below what would strain n8n's memory. A larger answer fails.
+ */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** An answer over MAX_BODY_BYTES (a runaway or a decompression bomb): read no further. */
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads an answer's body to the last byte before the deadline and within MAX_BODY_BYTES. n8n's
+ * client bounds only the time a connection stays silent, so an answer trickled byte by byte would
+ * outlive any timeout: the body is read here, and the connection is closed when the deadline
+ * passes or the limit is crossed. Every failure rejects the returned promise; nothing is thrown
+ * from a stream's listener (it would escape as an uncaught exception).
  */
 async function readBody(body: unknown, deadline: AbortSignal): Promise<unknown> {
 	if (!isStream(body)) return body;
 	const chunks: Uint8Array[] = [];
+	let bytes = 0;
 	const read = new Promise<string>((resolve, reject) => {
-		body.on('data', (chunk) => chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array)));
-		body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-		body.on('error', (error) => reject(error));
+		body.on('data', (chunk) => {
+			const bytesOf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+			bytes += bytesOf.byteLength;
+			if (bytes > MAX_BODY_BYTES) {
+				chunks.length = 0;
+				body.destroy();
+				reject(new BodyTooLarge());
+			} else chunks.push(bytesOf);
+		});
+		body.on('end', () => {
+			try {
+				resolve(Buffer.concat(chunks).toString('utf8'));
+			} catch (error) {
+				reject(error as Error);
+			}
+		});
+		body.on('error', (error) => reject(error as Error));
 	});
 	return await beforeDeadline(read, deadline, () => undefined).catch((error: unknown) => {
 		body.destroy();
@@ -222,7 +248,14 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			response = await beforeDeadline(sent, deadline, (late) => isStream(late?.body) && late.body.destroy());
 			response.body = await readBody(response.body, deadline);
 		} catch (error) {
-			const failure: FailureFacts = error instanceof DeadlinePassed || deadline.aborted ? { code: DEADLINE } : networkFacts(error);
+			if (error instanceof BodyTooLarge) {
+				req.observe?.({ code: 'BODY_TOO_LARGE', ms: Date.now() - sentAt });
+				throw tooLargeError(this, facts, MAX_BODY_BYTES);
+			}
+			// A timeout only when the deadline cut the request: an answer that failed otherwise says so.
+			const network = networkFacts(error);
+			const cut = error instanceof DeadlinePassed || (deadline.aborted && (network.code === undefined || network.code === 'ERR_CANCELED'));
+			const failure: FailureFacts = cut ? { code: DEADLINE } : network;
 			if (failure.code === undefined) {
 				// Not a network failure: report it without details that could hold request headers.
 				throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? 'Request failed', credentials, req.secrets), {

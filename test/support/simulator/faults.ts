@@ -7,7 +7,7 @@
  */
 import { rng } from './state';
 
-export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'redirect' | 'trickle';
+export type FaultKind = 'latency' | 'status' | 'drop' | 'malformed' | 'redirect' | 'trickle' | 'huge';
 
 export interface FaultRule {
 	kind: FaultKind;
@@ -40,6 +40,13 @@ export interface FaultRule {
 	/** For `trickle`: bytes per chunk (default 1) and milliseconds between chunks (default 50). */
 	chunkBytes?: number;
 	intervalMs?: number;
+	/**
+	 * For `huge`: an answer of `bytes` bytes (a JSON string that never ends), streamed in chunks;
+	 * with `gzip`, sent gzip-compressed (`content-encoding: gzip`): a decompression bomb, a few
+	 * hundred KB on the wire for a GiB once inflated.
+	 */
+	bytes?: number;
+	gzip?: boolean;
 }
 
 /** The body a `malformed` fault sends when the rule names none: JSON cut off mid-record. */
@@ -65,14 +72,14 @@ export class Faults {
 	private rules: FaultState[] = [];
 	private random = rng(1);
 	/** Faults applied so far, by kind. */
-	readonly counts: Record<FaultKind, number> = { latency: 0, status: 0, drop: 0, malformed: 0, redirect: 0, trickle: 0 };
+	readonly counts: Record<FaultKind, number> = { latency: 0, status: 0, drop: 0, malformed: 0, redirect: 0, trickle: 0, huge: 0 };
 
 	seed(seed: number): void {
 		this.random = rng(seed);
 	}
 
 	add(rule: FaultRule): void {
-		const kinds: FaultKind[] = ['latency', 'status', 'drop', 'malformed', 'redirect', 'trickle'];
+		const kinds: FaultKind[] = ['latency', 'status', 'drop', 'malformed', 'redirect', 'trickle', 'huge'];
 		if (!kinds.includes(rule.kind)) throw new Error(`Unknown fault kind ${JSON.stringify(rule.kind)}`);
 		if (rule.probability !== undefined && !(rule.probability >= 0 && rule.probability <= 1)) {
 			throw new Error(`Fault probability must be from 0 to 1 (got ${rule.probability})`);

@@ -22,6 +22,10 @@
  *   `collectionNumber`, `collectionObject` (the records' place holds "oops", 42 or an object
  *   without records), `nullRecord`, `numberRecord`, `stringRecord`, `arrayRecord` (one record,
  *   the `index`th, default 1, replaced), `dataNull` (`data: null`).
+ * - `cap`: a platform that caps its page size at `cap` (required): a list request asking more is
+ *   answered as if it had asked `cap` (page `p` holds records (p-1)*cap .. p*cap-1, and the
+ *   pagination fields, where the list has them, say so: `limit`, totals, `hasNext`...). With
+ *   `bare: true` the records come as a bare array where the list's page was (no pagination fields).
  * Any rule may also `omit` pagination fields from its answers.
  */
 import type { RouteResult } from './core';
@@ -41,7 +45,8 @@ export type PagingMode =
 	| 'numberRecord'
 	| 'stringRecord'
 	| 'arrayRecord'
-	| 'dataNull';
+	| 'dataNull'
+	| 'cap';
 
 export const PAGING_MODES: readonly PagingMode[] = [
 	'ignorePage',
@@ -58,6 +63,7 @@ export const PAGING_MODES: readonly PagingMode[] = [
 	'stringRecord',
 	'arrayRecord',
 	'dataNull',
+	'cap',
 ];
 
 export interface PagingRule {
@@ -76,6 +82,10 @@ export interface PagingRule {
 	 * 'nextPage']`, or all of them for a platform that says nothing about pages).
 	 */
 	omit?: string[];
+	/** `cap`: the largest page the platform answers. */
+	cap?: number;
+	/** `cap`: answer the records as a bare array, without pagination fields. */
+	bare?: boolean;
 }
 
 /** A rule with the number of answers it changed. */
@@ -138,7 +148,8 @@ export class HostilePaging {
 
 	add(rule: PagingRule): void {
 		if (!PAGING_MODES.includes(rule.mode)) throw new Error(`Unknown paging mode ${JSON.stringify(rule.mode)}`);
-		for (const key of ['page', 'shift', 'index'] as const) {
+		if (rule.mode === 'cap' && rule.cap === undefined) throw new Error('Paging rule cap needs `cap`, the largest page size');
+		for (const key of ['page', 'shift', 'index', 'cap'] as const) {
 			const value = rule[key];
 			if (value !== undefined && !(Number.isInteger(value) && value >= (key === 'index' ? 0 : 1))) {
 				throw new Error(`Paging rule ${key} must be a whole number (got ${JSON.stringify(value)})`);
@@ -159,6 +170,18 @@ export class HostilePaging {
 		return this.rules.length > 0;
 	}
 
+	private ruleFor(method: string, path: string): PagingRuleState | undefined {
+		return this.rules.find((r) => (!r.method || r.method.toUpperCase() === method) && (!r.path || pathMatches(r.path, path)));
+	}
+
+	/** The query a capping platform acts on: `limit` lowered to the cap (the recorded request keeps what was sent). */
+	capped(method: string, path: string, query: Record<string, string | string[]>): Record<string, string | string[]> {
+		const rule = this.ruleFor(method, path);
+		const limit = Number(query.limit);
+		if (rule?.mode !== 'cap' || rule.cap === undefined || !Number.isInteger(limit) || limit <= rule.cap) return query;
+		return { ...query, limit: String(rule.cap) };
+	}
+
 	/**
 	 * The answer to a list request under the first rule that matches it; `reroute(n)` answers
 	 * page `n` of the same request as the honest platform would.
@@ -175,9 +198,7 @@ export class HostilePaging {
 		const page = Number(pageText);
 		const limit = Number(query.limit);
 		if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1) return result;
-		const rule = this.rules.find(
-			(r) => (!r.method || r.method.toUpperCase() === method) && (!r.path || pathMatches(r.path, path)),
-		);
+		const rule = this.ruleFor(method, path);
 		if (!rule) return result;
 		let changed = await this.transform(rule, page, limit, result, reroute);
 		if (rule.omit?.length && changed.raw === undefined) {
@@ -191,7 +212,7 @@ export class HostilePaging {
 	}
 
 	private async transform(
-		rule: PagingRule,
+		rule: PagingRuleState,
 		page: number,
 		limit: number,
 		result: RouteResult,
@@ -202,6 +223,16 @@ export class HostilePaging {
 		if (!here) return result;
 		const honestTotal = totalOf(here.fields, here.records.length);
 		switch (rule.mode) {
+			case 'cap': {
+				if (!rule.bare) {
+					if (limit > (rule.cap ?? Infinity)) rule.applied++;
+					return result;
+				}
+				if (here.holder === data && here.key === 'docs') return { ...result, data: here.records };
+				for (const key of Object.keys(here.fields)) if (key !== here.key) delete here.fields[key];
+				if (here.fields !== data) (data as Obj).paymentLinks = here.records;
+				return { ...result, data };
+			}
 			case 'ignorePage': {
 				if (page === 1) return result;
 				return { ...result, data: copy((await reroute(1)).data) };

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 import type { Json, RecordedRequest, RouteContext, RouteResult } from './core';
 import { errorBody, errorName, parseMultipart, readBody, Router, sendJson, SimError } from './core';
@@ -73,6 +74,11 @@ export class Simulator {
 	private server?: http.Server;
 	private readonly sockets = new Set<Socket>();
 	private seq = 0;
+	/**
+	 * Called with each API request before it is answered: tests change the platform's data at a
+	 * chosen moment (for example delete a record while a list is being read).
+	 */
+	onRequest?: (request: RecordedRequest) => void;
 	/** Work (such as webhook deliveries) to finish before close() and settle(). */
 	private readonly pending = new Set<Promise<unknown>>();
 
@@ -211,10 +217,13 @@ export class Simulator {
 			const before = fired.find((f) => f.kind !== 'latency' && !f.afterProcessing);
 			if (before && this.applyFault(before, res, record)) return;
 
-			let result = await this.route(method, url.pathname, { req, query, headers, record });
+			if (!control) this.onRequest?.(record);
+			// A capping platform (paging.ts `cap`) acts on a lower `limit` than the one sent and recorded.
+			const asked = control || !this.paging.active ? query : this.paging.capped(method, url.pathname, query);
+			let result = await this.route(method, url.pathname, { req, query: asked, headers, record });
 			if (!control && this.paging.active) {
 				result = await this.paging.apply(method, url.pathname, query, result, (page) =>
-					this.route(method, url.pathname, { req, query: { ...query, page: String(page) }, headers, record }),
+					this.route(method, url.pathname, { req, query: { ...asked, page: String(page) }, headers, record }),
 				);
 			}
 			const after = fired.find((f) => f.kind !== 'latency' && f.kind !== 'trickle' && f.afterProcessing);
@@ -266,6 +275,11 @@ export class Simulator {
 			return true;
 		}
 		if (rule.kind === 'trickle') return false;
+		if (rule.kind === 'huge') {
+			record.status = 200;
+			void this.track(sendHuge(res, rule.bytes ?? 128 * 1024 * 1024, rule.gzip === true));
+			return true;
+		}
 		const status = rule.status ?? 500;
 		const headers: Record<string, string> = rule.retryAfter !== undefined ? { 'retry-after': rule.retryAfter } : {};
 		const message = status === 500 ? 'Internal server error' : status === 429 ? 'Too many requests' : errorName(status);
@@ -311,6 +325,31 @@ export class Simulator {
 		}
 		return await route.handler(ctx);
 	}
+}
+
+/**
+ * Streams `bytes` bytes of a JSON text that never closes (`{"statusCode":200,"data":"aaaa...`),
+ * gzip-compressed when asked, honouring backpressure: the simulator never holds the answer.
+ * Ends early when the client closes the connection.
+ */
+async function sendHuge(res: http.ServerResponse, bytes: number, gzip: boolean): Promise<void> {
+	res.writeHead(200, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+	const out: NodeJS.WritableStream = gzip ? zlib.createGzip({ level: 1 }) : res;
+	if (gzip) (out as zlib.Gzip).pipe(res);
+	const chunk = Buffer.alloc(1024 * 1024, 'a');
+	const head = Buffer.from('{"statusCode":200,"data":"');
+	out.write(head);
+	for (let sent = head.length; sent < bytes && !res.destroyed; sent += chunk.length) {
+		if (!out.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) {
+			await new Promise<void>((resolve) => {
+				if (res.destroyed) return resolve();
+				const done = () => resolve();
+				out.once('drain', done);
+				res.once('close', done);
+			});
+		}
+	}
+	out.end();
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import {
 	checkRanges,
 	CREATED_UPDATED_QUERY_KEYS,

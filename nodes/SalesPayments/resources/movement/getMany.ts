@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
 import { ENDPOINTS } from '../../shared/endpoints';

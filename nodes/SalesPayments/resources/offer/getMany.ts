@@ -1,5 +1,5 @@
 import { productLocator } from '../../shared/locators';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import type { OperationDef } from '../../shared/types';
 import { requireId } from '../../shared/validation';
 import { ENDPOINTS } from '../../shared/endpoints';

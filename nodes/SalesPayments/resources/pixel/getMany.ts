@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
 import { ENDPOINTS } from '../../shared/endpoints';
+import { listAll, listProperties } from '../../shared/lists';
 
 export const getMany: OperationDef = {
 	value: 'getMany',

@@ -1,5 +1,5 @@
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import { pick, simplifyField } from '../../shared/simplify';
 import { checkRanges, CREATED_UPDATED_QUERY_KEYS, CREATED_UPDATED_RANGES, filter, filterCollection, readFilters, sortDirectionField, toQuery } from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';

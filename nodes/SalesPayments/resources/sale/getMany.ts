@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/pagination';
+import { listAll, listProperties } from '../../shared/lists';
 import { businessIdOf } from '../../shared/credentials';
 import { checkOneOf, toIsoDate } from '../../shared/validation';
 import { checkEvents, eventsProperty, WEBHOOK_STATUS_OPTIONS, WEBHOOK_STATUSES } from '../../shared/webhooks';

@@ -1,0 +1,122 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { fieldError } from './errors';
+import type { ListRequest, ListResult } from './pagination';
+import {
+	AUTO_CONCURRENCY,
+	AUTO_MAX_CONCURRENCY,
+	DEFAULT_MAX_PAGES,
+	DEFAULT_MAX_RECORDS,
+	DEFAULT_PAGE_SIZE,
+	MAX_CONCURRENCY,
+	MAX_MAX_PAGES,
+	MAX_MAX_RECORDS,
+	MAX_PAGE_SIZE,
+	paginate,
+} from './pagination';
+import { strictInteger } from './validation';
+
+/** What a list operation shows: Return All / Limit and the Pagination options. */
+
+export const listFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+export const paginationOptionsField: INodeProperties = {
+	displayName: 'Pagination',
+	name: 'pagination',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
+			default: AUTO_CONCURRENCY,
+			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY}, and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
+		},
+		{
+			displayName: 'Max Pages',
+			name: 'maxPages',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_MAX_PAGES },
+			default: DEFAULT_MAX_PAGES,
+			description:
+				'Most pages one run requests for this list. When the platform still announces more after this many, the node fails with an error instead of requesting pages forever: raise it for longer lists.',
+		},
+		{
+			displayName: 'Max Records',
+			name: 'maxRecords',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_MAX_RECORDS },
+			default: DEFAULT_MAX_RECORDS,
+			description:
+				'Most records one run holds as output items. A longer list fails with an error before it fills the memory of n8n (which would stop every workflow): use Limit, filters or a file output instead, or raise this if your n8n has the memory.',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
+			default: DEFAULT_PAGE_SIZE,
+			description:
+				'Records requested per page. The platform does not document its maximum: when it answers fewer (a cap), the list goes on at its size; when it refuses this size, smaller pages are requested.',
+		},
+	],
+};
+
+/** The list fields plus the pagination options: spread into a list operation's properties. */
+export const listProperties: INodeProperties[] = [...listFields, paginationOptionsField];
+
+export interface ListSettings {
+	limit?: number;
+	pageSize: number;
+	concurrency: number;
+	maxPages: number;
+	maxRecords: number;
+}
+
+/** Reads Return All / Limit / Pagination of item `i`, checked before any request. */
+export function readListSettings(this: IExecuteFunctions, i: number): ListSettings {
+	const paging = this.getNodeParameter('pagination', i, {}) as IDataObject;
+	const option = (value: unknown, label: string, fallback: number, min: number, max: number, note = ''): number => {
+		if (value === undefined || value === null || value === '') return fallback;
+		const n = strictInteger(value, min);
+		if (n === undefined || n > max) fieldError(this, `${label} must be a whole number from ${min}${note} to ${max} (got ${JSON.stringify(value)})`, i);
+		return n;
+	};
+	const settings: ListSettings = {
+		pageSize: option(paging.pageSize, 'Page Size', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
+		concurrency: option(paging.maxConcurrency, 'Max Concurrent Requests', AUTO_CONCURRENCY, 0, MAX_CONCURRENCY, ' (auto)'),
+		maxPages: option(paging.maxPages, 'Max Pages', DEFAULT_MAX_PAGES, 1, MAX_MAX_PAGES),
+		maxRecords: option(paging.maxRecords, 'Max Records', DEFAULT_MAX_RECORDS, 1, MAX_MAX_RECORDS),
+	};
+	if (this.getNodeParameter('returnAll', i, false) as boolean) return settings;
+	const limit = this.getNodeParameter('limit', i, 50);
+	const n = strictInteger(limit, 1);
+	if (n === undefined) fieldError(this, `Limit must be a whole number of at least 1 (got ${JSON.stringify(limit)})`, i);
+	return { ...settings, limit: n };
+}
+
+/** Runs a list operation with the item's Return All / Limit / Pagination settings. */
+export async function listAll(this: IExecuteFunctions, i: number, req: ListRequest): Promise<ListResult> {
+	const settings = readListSettings.call(this, i);
+	return await paginate.call(this, { ...req, itemIndex: i, ...settings });
+}
