@@ -241,13 +241,15 @@ function checkSnapshotSize(ctx: IPollFunctions, count: number): void {
 
 /**
  * One poll of a cursor event: the records dated at or after the cursor minus the look-back window,
- * oldest first. The cursor never passes the poll's clock less CURSOR_MARGIN_MS (`now` is when the
- * poll started); one left ahead of it (state from an older version, a clock set back) is brought back.
+ * oldest first. The cursor never moves past the poll's clock less CURSOR_MARGIN_MS (`now` is when
+ * the poll started) and never moves back, except when it stands ahead of the clock itself (state
+ * left by an older version, or a clock set back by more than the margin): then it is brought back,
+ * and records already reported may be reported again rather than new ones missed.
  */
 export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
 	const cap = now - CURSOR_MARGIN_MS;
-	const cursor = Math.min(state.ts ?? 0, cap);
+	const cursor = (state.ts ?? 0) > now ? cap : (state.ts ?? 0);
 	const since = Math.max(cursor - settings.lookBackMs, state.floor ?? -Infinity);
 	const seen = new Map<string, number>(state.seen ?? []);
 	// Windows come oldest first: once a poll's worth of records not seen before is read, the rest can wait.
@@ -268,7 +270,7 @@ export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, st
 		if (c.time < since || seen.has(c.key)) continue;
 		if (items.length >= settings.maxRecords) break;
 		seen.set(c.key, c.time);
-		ts = Math.min(Math.max(ts, c.time), cap);
+		ts = Math.max(ts, Math.min(c.time, cap));
 		if (event.status !== 'changed') {
 			items.push(c.record);
 			continue;

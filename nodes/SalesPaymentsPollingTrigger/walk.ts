@@ -73,27 +73,30 @@ function split(window: Window, dates: number[], now: number): [Window, Window] |
 
 type WindowAnswer = 'complete' | 'full' | 'capped';
 
+async function fetchPage(ctx: IPollFunctions, request: ListRequest, pageNo: number, size: number): Promise<Page> {
+	const body = await apiRequest.call(ctx, {
+		...request,
+		qs: { ...request.qs, page: String(pageNo), limit: String(size) },
+		// A list read changes nothing: it may be repeated, and a filter sent as POST is still a read.
+		idempotent: true,
+		kind: 'read',
+		raw: true,
+	});
+	try {
+		return readPage(body, request.itemsKey, pageNo);
+	} catch (error) {
+		const message = `The platform's answer to ${request.method} ${request.path} is not a list of records: ${(error as Error).message}`;
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'The poll stopped and its cursor did not move.' });
+	}
+}
+
 /** Reads page 1 of one window: its records, and whether it holds the whole window. */
 async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window, size: number): Promise<{ records: IDataObject[]; answer: WindowAnswer }> {
 	const request = walk.request({
 		since: window.from > 0 ? iso(window.from) : undefined,
 		until: window.to === undefined ? undefined : iso(window.to),
 	});
-	const body = await apiRequest.call(ctx, {
-		...request,
-		qs: { ...request.qs, page: '1', limit: String(size) },
-		// A list read changes nothing: it may be repeated, and a filter sent as POST is still a read.
-		idempotent: true,
-		kind: 'read',
-		raw: true,
-	});
-	let page: Page;
-	try {
-		page = readPage(body, request.itemsKey, 1);
-	} catch (error) {
-		const message = `The platform's answer to ${request.method} ${request.path} is not a list of records: ${(error as Error).message}`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'The poll stopped and its cursor did not move.' });
-	}
+	const page = await fetchPage(ctx, request, 1, size);
 	const n = page.records.length;
 	// Anything that says more counts (a short page is not the end while something says more).
 	const saysMore =
@@ -102,9 +105,16 @@ async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window, size:
 		(page.totalPages !== undefined && page.totalPages > 1) ||
 		(page.totalDocs !== undefined && page.totalDocs > n);
 	const toldNothing = page.hasNext === undefined && page.nextPage === undefined && page.totalPages === undefined && page.totalDocs === undefined;
-	if (n === 0 || (!saysMore && !(toldNothing && n >= size))) return { records: page.records, answer: 'complete' };
+	const records = page.records;
+	if (n === 0) return { records, answer: 'complete' };
+	if (toldNothing && n < size) {
+		// A short page that says nothing may be a capped one: an empty page 2 shows it is not.
+		const second = await fetchPage(ctx, request, 2, size);
+		return { records, answer: second.records.length === 0 ? 'complete' : 'capped' };
+	}
+	if (!saysMore && !(toldNothing && n >= size)) return { records, answer: 'complete' };
 	// A page that says it used a smaller size, or holds fewer records than asked while saying more: a capped page.
-	return { records: page.records, answer: n >= size && !(page.limit !== undefined && page.limit < size) ? 'full' : 'capped' };
+	return { records, answer: n >= size && !(page.limit !== undefined && page.limit < size) ? 'full' : 'capped' };
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */

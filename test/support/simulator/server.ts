@@ -79,6 +79,11 @@ export class Simulator {
 	 * chosen moment (for example delete a record while a list is being read).
 	 */
 	onRequest?: (request: RecordedRequest) => void;
+	/**
+	 * Called with each API request that a route answered and the data of that answer, before it is
+	 * sent: tests change the platform's data between two answers (a record read, then deleted).
+	 */
+	onAnswer?: (request: RecordedRequest, data: unknown) => void;
 	/** Work (such as webhook deliveries) to finish before close() and settle(). */
 	private readonly pending = new Set<Promise<unknown>>();
 
@@ -226,6 +231,7 @@ export class Simulator {
 					this.route(method, url.pathname, { req, query: { ...asked, page: String(page) }, headers, record }),
 				);
 			}
+			if (!control) this.onAnswer?.(record, result.data);
 			const after = fired.find((f) => f.kind !== 'latency' && f.kind !== 'trickle' && f.afterProcessing);
 			if (after && this.applyFault(after, res, record)) return;
 			const status = result.status ?? 200;

@@ -181,7 +181,8 @@ export function addMovements(sim: Simulator, businessId: string, count: number, 
 
 interface MovementResult {
 	key: string;
-	length: number;
+	/** The collection's length and last id when computed. */
+	length: string;
 	/** The matching movements, newest first, as the platform shows them. */
 	sorted: JsonObject[];
 	totalValue: number;
@@ -190,12 +191,14 @@ interface MovementResult {
 /**
  * The last filtered and sorted movement lists, so that walking the pages of a large list costs
  * one slice per page instead of a filter and a sort of the whole collection. Movements are
- * never changed in place, only appended: a length change invalidates an entry.
+ * never changed in place, only appended (or, in tests, removed): a length or last-id change invalidates an entry.
  */
 const movementResults = new WeakMap<Simulator, MovementResult[]>();
 
 function cachedMovements(sim: Simulator, key: string, compute: () => JsonObject[]): MovementResult {
-	const length = sim.state.col('movements').length;
+	const all = sim.state.col('movements');
+	// Length and last id: an append or a removal (records.ts removeRecord) changes one of them.
+	const length = `${all.length}:${String(all[all.length - 1]?.id)}`;
 	let results = movementResults.get(sim);
 	if (!results) movementResults.set(sim, (results = []));
 	const hit = results.find((r) => r.key === key && r.length === length);

@@ -99,6 +99,14 @@ export function updateRecord(sim: Simulator, collection: PolledCollection, id: s
 	return record;
 }
 
+/** Removes a record (a customer deleted on the platform, for example) while a list may be read. */
+export function removeRecord(sim: Simulator, collection: PolledCollection, id: string): JsonObject {
+	const records = sim.state.col(collection);
+	const at = records.findIndex((r) => r.id === id);
+	if (at < 0) throw new SimError(404, 'Record not found');
+	return records.splice(at, 1)[0];
+}
+
 export const simModule: SimModule = {
 	routes(router, sim) {
 		router.add('POST', '/__sim/records/:collection', 'none', (ctx) => {
