@@ -3,7 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { parseIsoDate } from '../SalesPayments/shared/dates';
 import { fieldError } from '../SalesPayments/shared/errors';
-import { paginate } from '../SalesPayments/shared/pagination';
+import { paginate } from '../SalesPayments/shared/lists';
 import type { PollEvent, RequestContext } from './events';
 
 /**

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { businessIdOf } from '../SalesPayments/shared/credentials';
 import { asNodeError, fieldError, isNotFound } from '../SalesPayments/shared/errors';
-import { paginate } from '../SalesPayments/shared/pagination';
+import { paginate } from '../SalesPayments/shared/lists';
 import { ID_PATTERN } from '../SalesPayments/shared/paths';
 import { apiRequest } from '../SalesPayments/shared/transport';
 import { checkEvents, readNotifyOnFail, webhookRecord } from '../SalesPayments/shared/webhooks';
