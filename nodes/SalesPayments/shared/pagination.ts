@@ -82,8 +82,13 @@ export interface WalkPage {
 	last: boolean;
 }
 
+/** What a walk remembers of the records it output: `add` is false for one already there. */
+export interface RecordSet {
+	add(record: IDataObject): boolean;
+}
+
 /** Records already output, by identity: the `id` (1 and "1" differ), else the whole record. */
-export class SeenRecords {
+export class SeenRecords implements RecordSet {
 	private readonly ids = new Set<string | number>();
 	private readonly others = new Set<string>();
 	/** False when the record was already there. */
@@ -268,7 +273,7 @@ async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, siz
  * Reads a list page by page and yields each page's new records, in order. The consumer may stop
  * early (break); pages still in flight are settled before the walk returns.
  */
-export async function* walk(this: ApiContext, req: ListRequest, seen = new SeenRecords()): AsyncGenerator<WalkPage> {
+export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet = new SeenRecords()): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
 	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, AUTO_MAX_CONCURRENCY);
