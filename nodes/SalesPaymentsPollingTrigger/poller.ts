@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { fieldError } from '../SalesPayments/shared/errors';
-import { paginate } from '../SalesPayments/shared/pagination';
+import { paginate } from '../SalesPayments/shared/lists';
 import type { PollEvent, RequestContext } from './events';
 import { digest, order, previousFromHistory, recordId, recordTime, statusOf } from './records';
 import { walkWindows } from './walk';

@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { paginate } from '../SalesPayments/shared/lists';
 import type { ListRequest, Page } from '../SalesPayments/shared/pagination';
-import { DEFAULT_PAGE_SIZE, FALLBACK_PAGE_SIZES, isPageSizeRefusal, paginate, readPage } from '../SalesPayments/shared/pagination';
+import { DEFAULT_PAGE_SIZE, FALLBACK_PAGE_SIZES, readPage } from '../SalesPayments/shared/pagination';
 import { apiRequest } from '../SalesPayments/shared/transport';
 
 /**
@@ -48,6 +49,11 @@ interface Window {
 
 /** Window answers one read may ask for before it gives up. */
 export const MAX_WINDOW_READS = 5_000;
+
+/** A 400 whose message names `limit`: the page size was refused (the same rule as pagination.ts). */
+function refusesSize(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '400' && /\blimit\b/i.test(String(error.message));
+}
 
 function iso(ms: number): string {
 	return new Date(ms).toISOString();
@@ -136,7 +142,7 @@ export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDat
 			batch = await readWindow(ctx, walk, window, size);
 		} catch (error) {
 			const smaller = FALLBACK_PAGE_SIZES.find((s) => s < size);
-			if (!isPageSizeRefusal(error) || smaller === undefined) throw error;
+			if (!refusesSize(error) || smaller === undefined) throw error;
 			size = smaller;
 			continue;
 		}

@@ -5,7 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { businessIdOf } from '../SalesPayments/shared/credentials';
 import { ENDPOINTS } from '../SalesPayments/shared/endpoints';
 import { asNodeError, fieldError, isNotFound } from '../SalesPayments/shared/errors';
-import { paginate } from '../SalesPayments/shared/pagination';
+import { paginate } from '../SalesPayments/shared/lists';
 import { apiRequest } from '../SalesPayments/shared/transport';
 import { checkEvents, readNotifyOnFail, webhookRecord } from '../SalesPayments/shared/webhooks';
 import type { Standing, TriggerStaticData } from './ownership';

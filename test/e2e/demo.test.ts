@@ -17,6 +17,7 @@ import type { Demo } from '../support/demo';
 import { DATA_CREDENTIAL_ID, SAMPLE_VOUCHER_CODE, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
 import { ensureChromium } from '../support/chromium';
 import { startElsewhere } from '../support/simulator/elsewhere';
+import { readSchemaFile, schemaFiles } from '../support/schemas/files';
 import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
 import { INSTALL_TIMEOUT } from './setup';
 
@@ -134,6 +135,21 @@ describe('demo in a real n8n 2.8.4', () => {
 		await sleep(2_000);
 		expect((await demo.n8n.executions(SHOP_WORKFLOW_ID)).length).toBe(before);
 		expect(demo.sim.requestsTo('GET', '/orders/forged-order')).toHaveLength(0);
+	});
+
+	it('serves the schema preview of every operation of the installed package (GET /schemas/...), and 404 for none', async () => {
+		const url = (node: string, file: string) => `${demo.n8n.baseUrl}/schemas/n8n-nodes-sales-payments.${node}/${file}`;
+		const files = [...schemaFiles().keys()];
+		expect(files.length).toBeGreaterThanOrEqual(52);
+		for (const file of files) {
+			// v1.0.0/order/createCharge.json -> /schemas/<package>.salesPayments/1.0.0/order/createCharge.json
+			const res = await axios.get(url('salesPayments', file.slice(1)), { validateStatus: () => true });
+			expect({ file, status: res.status, type: String(res.headers['content-type']) }).toEqual({ file, status: 200, type: expect.stringContaining('json') });
+			expect(res.data).toEqual(JSON.parse(readSchemaFile(file)));
+		}
+		for (const missing of [url('salesPayments', '1.0.0/order/refund.json'), url('salesPayments', '2.0.0/order/createCharge.json'), url('salesPaymentsTrigger', '2.0.0.json')]) {
+			expect({ missing, status: (await axios.get(missing, { validateStatus: () => true })).status }).toEqual({ missing, status: 404 });
+		}
 	});
 
 	it('deactivating through n8n deletes the webhook; 20 activate/deactivate cycles leave none', async () => {
@@ -339,6 +355,46 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			await shot('editor-create-charge-card.png');
 			await closeNode();
 		}, 120_000);
+
+		it("the schema preview: before anything ran, the next node's input panel shows Create Charge's fields", async () => {
+			const chargesBefore = demo.sim.requestsTo('POST', '/orders/create-charge').length;
+			await openWorkflow(
+				'Editor: schema preview',
+				[
+					start,
+					action(
+						'Charge',
+						{
+							resource: 'order',
+							operation: 'createCharge',
+							buyerName: 'Maria Silva',
+							buyerEmail: 'maria@mail.example',
+							items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
+							payments: { payment: [{ method: 'pix', valueInCents: 4990 }] },
+						},
+						[300, 0],
+					),
+					action('Get the order', { resource: 'order', operation: 'get', orderId: '={{ $json.orderId }}' }, [600, 0]),
+				],
+				{
+					Start: { main: [[{ node: 'Charge', type: 'main', index: 0 }]] },
+					Charge: { main: [[{ node: 'Get the order', type: 'main', index: 0 }]] },
+				},
+			);
+			await openNode('Get the order', 'parameter-input-orderId');
+			const input = page.locator('[data-test-id=ndv-input-panel]');
+			await input.locator('[data-test-id=schema-preview-warning]').waitFor({ timeout: 20_000 });
+			const fields = await waitFor('the previewed fields', async () => {
+				const names = (await input.locator('[data-test-id=run-data-schema-item]').allInnerTexts()).map((t) => t.trim());
+				return names.some((n) => n.includes('orderId')) ? names : undefined;
+			});
+			expect(fields.join(' ')).toContain('orderId');
+			expect(await input.innerText()).toContain('Usually outputs the following fields');
+			await shot('editor-schema-preview.png');
+			// Nobody was charged to see the fields.
+			expect(demo.sim.requestsTo('POST', '/orders/create-charge').length).toBe(chargesBefore);
+			await closeNode();
+		}, 90_000);
 
 		it('Redeem and Cancel Redemption open with the 15-minute notice', async () => {
 			await openWorkflow('Editor: vouchers', [

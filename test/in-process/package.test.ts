@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { ScanReport } from '../support/scan';
+import { schemaFiles } from '../support/schemas/files';
 
 const ROOT = path.resolve(__dirname, '../..');
 let report: ScanReport;
@@ -33,6 +34,13 @@ describe('published package', () => {
 		expect(report.files.some((f) => f.startsWith('dist/nodes/SalesPayments/SalesPayments.node.js'))).toBe(true);
 		expect(report.files.some((f) => f.endsWith('.svg'))).toBe(true);
 		process.stdout.write(`tarball size: ${report.sizeBytes} bytes\n`);
+	});
+
+	it('ships the schema preview files where n8n looks for them: one per operation and node version', () => {
+		const shipped = report.files.filter((f) => f.includes('/__schema__/')).sort();
+		const expected = [...schemaFiles().keys()].map((f) => `dist/nodes/SalesPayments/__schema__/${f}`).sort();
+		expect(shipped).toEqual(expected);
+		expect(shipped).toContain('dist/nodes/SalesPayments/__schema__/v1.0.0/order/createCharge.json');
 	});
 
 	it('passes n8n\'s scanner on the shipped tarball and on the sources', () => {

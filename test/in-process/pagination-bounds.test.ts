@@ -8,7 +8,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RECORDS, MAX_PASSES } from '../../nodes/SalesPayments/shared/pagination';
+import { DEFAULT_MAX_RECORDS } from '../../nodes/SalesPayments/shared/lists';
+import { MAX_PASSES } from '../../nodes/SalesPayments/shared/pagination';
 import { MAX_BODY_BYTES } from '../../nodes/SalesPayments/shared/transport';
 import { runNode } from '../support/harness/n8n';
 import { listed } from '../support/helpers/reads';

@@ -17,7 +17,7 @@
  * across a stop of every worker and a main restart, after which polling resumes from the cursor
  * saved in Postgres (nothing replayed, nothing missed).
  *
- * `npm run test:queue`. Figures go to test-output/queue-mode.json (quoted in the README).
+ * `npm run test:queue`. Figures go to test-output/queue-mode.json (quoted in docs/queue-mode.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { ListRequest, PageBatch } from '../shared/pagination';
-import { readPageBatch } from '../shared/pagination';
+import type { ListRequest } from '../shared/pagination';
+import { MAX_MAX_PAGES, walk } from '../shared/pagination';
 import { strictInteger } from '../shared/validation';
 
 /** Records per page requested for a dropdown. */
@@ -20,6 +20,31 @@ function startOf(token: string | undefined): { fromPage: number; pageSize: numbe
 	const fromPage = strictInteger(page, 1);
 	const pageSize = size === undefined ? PAGE_SIZE : strictInteger(size, 1);
 	return fromPage === undefined || pageSize === undefined || pageSize > PAGE_SIZE ? { fromPage: 1, pageSize: PAGE_SIZE } : { fromPage, pageSize };
+}
+
+interface PageBatch {
+	records: IDataObject[];
+	/** Where the next batch starts; undefined when the list ended. */
+	next?: { page: number; size: number };
+}
+
+/**
+ * One batch: pages from `req.fromPage` until `wanted` records pass `keep` or `maxPages` pages
+ * were read, one request at a time. Pages that stop making sense end the batch quietly.
+ */
+async function readPageBatch(
+	this: ILoadOptionsFunctions,
+	req: ListRequest,
+	options: { maxPages: number; wanted: number; keep: (record: IDataObject) => boolean },
+): Promise<PageBatch> {
+	const records: IDataObject[] = [];
+	let read = 0;
+	for await (const page of walk.call(this, { ...req, concurrency: 1, maxPages: MAX_MAX_PAGES, quietEnd: true })) {
+		for (const record of page.records) if (options.keep(record)) records.push(record);
+		if (page.last) break;
+		if (++read >= options.maxPages || records.length >= options.wanted) return { records, next: { page: page.pageNo + 1, size: page.size } };
+	}
+	return { records };
 }
 
 function tokenOf(next: PageBatch['next'], prefix = ''): string | undefined {

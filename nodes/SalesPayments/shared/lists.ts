@@ -1,22 +1,65 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import type { ApiContext } from './credentials';
 import { fieldError } from './errors';
-import type { ListRequest, ListResult } from './pagination';
+import type { ListRequest } from './pagination';
 import {
 	AUTO_CONCURRENCY,
 	AUTO_MAX_CONCURRENCY,
 	DEFAULT_MAX_PAGES,
-	DEFAULT_MAX_RECORDS,
 	DEFAULT_PAGE_SIZE,
 	MAX_CONCURRENCY,
 	MAX_MAX_PAGES,
-	MAX_MAX_RECORDS,
 	MAX_PAGE_SIZE,
-	paginate,
+	walk,
 } from './pagination';
 import { strictInteger } from './validation';
 
-/** What a list operation shows: Return All / Limit and the Pagination options. */
+/**
+ * What a list operation does with the walk of pagination.ts: its fields (Return All / Limit and
+ * the Pagination options), their settings, and the records as output items within a ceiling.
+ */
+
+/**
+ * Records one Return All holds for its output items unless the user raises Pagination › Max
+ * Records. 100,000 movements take ~70 MB of heap (bench/results.md); n8n needs about as much again
+ * to save the execution, so 250,000 leave room in the smallest default heap (~1 GB, 2 GB RAM).
+ */
+export const DEFAULT_MAX_RECORDS = 250_000;
+export const MAX_MAX_RECORDS = 10_000_000;
+
+export interface ListResult {
+	items: IDataObject[];
+	/** The first page's answer without its records (counts, sums). */
+	summary: IDataObject;
+}
+
+/**
+ * Every record of a list (or `limit` of them) as one array. Holding them is bounded: a list with
+ * more than `maxRecords` records fails before they are held, saying what to do instead.
+ */
+export async function paginate(this: ApiContext, req: ListRequest & { maxRecords?: number }): Promise<ListResult> {
+	const maxRecords = req.maxRecords ?? DEFAULT_MAX_RECORDS;
+	const items: IDataObject[] = [];
+	let summary: IDataObject = {};
+	for await (const page of walk.call(this, req)) {
+		summary = page.summary;
+		if (items.length + page.records.length > maxRecords) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`${req.method} ${req.path} has more than ${maxRecords.toLocaleString('en-US')} records, the most one run holds in memory (Pagination › Max Records)`,
+				{
+					description:
+						'Read fewer at a time with Limit or filters (for example a date range), write the list to a file with Output › CSV File or JSON Lines File, or raise Max Records if your n8n has the memory. No records are output.',
+					itemIndex: req.itemIndex,
+				},
+			);
+		}
+		for (const record of page.records) items.push(record);
+	}
+	return { items, summary };
+}
 
 export const listFields: INodeProperties[] = [
 	{

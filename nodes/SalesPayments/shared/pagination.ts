@@ -29,13 +29,6 @@ export const MAX_PAGE_SIZE = 1000;
 /** Pages one walk may request unless the user raises Pagination › Max Pages. */
 export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
-/**
- * Records one Return All holds for its output items unless the user raises Pagination › Max
- * Records: 250,000 movements take about 0.6 GB of heap in n8n (bench/results.md), well inside a
- * default heap, which n8n needs again to save the execution.
- */
-export const DEFAULT_MAX_RECORDS = 250_000;
-export const MAX_MAX_RECORDS = 10_000_000;
 /** Max Concurrent Requests 0: the window adapts (pacer.ts), up to AUTO_MAX_CONCURRENCY. */
 export const AUTO_CONCURRENCY = 0;
 export const AUTO_MAX_CONCURRENCY = 8;
@@ -89,33 +82,33 @@ export interface WalkPage {
 	last: boolean;
 }
 
+/** What a walk remembers of the records it output: `add` is false for one already there. */
+export interface RecordSet {
+	add(record: IDataObject): boolean;
+}
+
 /** Records already output, by identity: the `id` (1 and "1" differ), else the whole record. */
-export class SeenRecords {
+export class SeenRecords implements RecordSet {
 	private readonly ids = new Set<string | number>();
 	private readonly others = new Set<string>();
-	get size(): number {
-		return this.ids.size + this.others.size;
-	}
 	/** False when the record was already there. */
 	add(record: IDataObject): boolean {
 		const id = record.id;
-		const set: Set<string | number> = typeof id === 'string' || typeof id === 'number' ? this.ids : this.others;
-		const key = set === this.ids ? (id as string | number) : stable(record);
-		if (set.has(key)) return false;
-		set.add(key);
-		return true;
+		const [set, key] = typeof id === 'string' || typeof id === 'number' ? [this.ids, id] : [this.others, stable(record)];
+		const before = set.size;
+		(set as Set<typeof key>).add(key);
+		return set.size > before;
 	}
 }
 
 /** A serialisation with sorted keys: equal records give equal texts. */
 function stable(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-	if (isPlainObject(value))
-		return `{${Object.keys(value)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${stable(value[k])}`)
-			.join(',')}}`;
-	return JSON.stringify(value) ?? 'null';
+	if (!isPlainObject(value)) return JSON.stringify(value) ?? 'null';
+	return `{${Object.keys(value)
+		.sort()
+		.map((k) => `${JSON.stringify(k)}:${stable(value[k])}`)
+		.join(',')}}`;
 }
 
 class WrongShape extends Error {}
@@ -211,19 +204,28 @@ function learn(ctx: ApiContext, req: ListRequest, size: number): void {
 }
 
 /** A 400 whose message names `limit`: the page size was refused. */
-export function isPageSizeRefusal(error: unknown): boolean {
+function isPageSizeRefusal(error: unknown): boolean {
 	return error instanceof NodeApiError && String(error.httpCode) === '400' && /\blimit\b/i.test(String(error.message));
 }
 
+/** The platform's answer can't be a list, or its pages lie: a NodeApiError naming the request. */
 function listError(ctx: ApiContext, req: ListRequest, message: string, description: string): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-		message,
-		description,
-		itemIndex: req.itemIndex,
-	});
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: req.itemIndex });
 }
 
 const NOT_ADVANCING = 'The page number does not advance: the list was not read to its end, and nothing of it is output.';
+const REPEATS = 'The platform repeats its pages: the list was not read to its end, and nothing of it is output.';
+
+/** What makes page `pageNo` a lie (another page number, a next page behind it), or undefined. */
+function lieOf(page: Page, pageNo: number, op: string): [string, string] | undefined {
+	if (page.currentPage !== undefined && page.currentPage !== pageNo) {
+		return [`The platform answered page ${page.currentPage} when asked for page ${pageNo} of ${op}`, NOT_ADVANCING];
+	}
+	if (typeof page.nextPage === 'number' && page.nextPage <= pageNo) {
+		return [`The platform gave page ${page.nextPage} as the next page after page ${pageNo} of ${op}`, NOT_ADVANCING];
+	}
+	return undefined;
+}
 
 async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: number, size: number, pacer: Pacer): Promise<Page> {
 	const body = await apiRequest.call(ctx, {
@@ -243,17 +245,18 @@ async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: number, size
 		return readPage(body, req.itemsKey, pageNo);
 	} catch (error) {
 		// readPage throws WrongShape only.
+		const what = (error as WrongShape).message;
 		throw listError(
 			ctx,
 			req,
-			`The platform's answer to ${req.method} ${req.path} (page ${pageNo}) is not a list of records: ${(error as WrongShape).message}`,
+			`The platform's answer to ${req.method} ${req.path} (page ${pageNo}) is not a list of records: ${what}`,
 			'The list was not read: no records are output from a malformed answer. Check the platform or the Base URL.',
 		);
 	}
 }
 
-/** Page `pageNo`, trying smaller sizes while the platform refuses the size (first page only). */
-async function fetchSizing(ctx: ApiContext, req: ListRequest, pageNo: number, size: number, pacer: Pacer): Promise<{ page: Page; size: number }> {
+/** The first page at `size`, or at smaller sizes while the platform refuses the size (a 400 naming `limit`). */
+async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, size: number, pacer: Pacer): Promise<{ page: Page; size: number }> {
 	for (;;) {
 		try {
 			return { page: await fetchPage(ctx, req, pageNo, size, pacer), size };
@@ -268,49 +271,36 @@ async function fetchSizing(ctx: ApiContext, req: ListRequest, pageNo: number, si
 
 /**
  * Reads a list page by page and yields each page's new records, in order. The consumer may stop
- * early (break); pages still in flight are settled before it returns.
+ * early (break); pages still in flight are settled before the walk returns.
  */
-export async function* walk(this: ApiContext, req: ListRequest, seen = new SeenRecords()): AsyncGenerator<WalkPage> {
+export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet = new SeenRecords()): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
 	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, AUTO_MAX_CONCURRENCY);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
-	const fail = (message: string, description: string) => {
-		if (req.quietEnd) return true;
-		throw listError(this, req, message, description);
-	};
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));
 	let output = 0;
 	let read = 0;
-	// Pages requested ahead; settled before the walk returns, so no request outlives it.
 	const inFlight = new Map<number, Promise<Page>>();
 	try {
 		for (let pass = 1; ; pass++) {
 			await Promise.allSettled(inFlight.values());
 			inFlight.clear();
-			const started = await fetchSizing(this, req, from, size, pacer);
-			let page = started.page;
-			size = started.size;
+			let page: Page;
+			({ page, size } = await fetchFirst(this, req, from, size, pacer));
 			const cap = from === 1 ? cappedSize(page, size) : undefined;
-			if (cap !== undefined) {
-				learn(this, req, cap);
-				size = cap;
-			}
-			const total = page.totalDocs;
-			const summary = page.summary;
+			if (cap !== undefined) learn(this, req, (size = cap));
+			const { totalDocs: total, summary } = page;
 			const count = page.totalPages ?? (total === undefined ? undefined : Math.ceil(total / size));
 			// Pages are requested ahead only up to the count the first page tells; else one at a time.
 			const ahead = count === undefined ? 0 : Math.min(count, from - 1 + Math.ceil((wanted - output) / size));
 			let next = from + 1;
 			for (let pageNo = from; ; pageNo++) {
 				read++;
-				if (page.currentPage !== undefined && page.currentPage !== pageNo) {
-					if (fail(`The platform answered page ${page.currentPage} when asked for page ${pageNo} of ${op}`, NOT_ADVANCING)) return;
-				}
-				if (page.nextPage !== undefined && page.nextPage !== null && page.nextPage <= pageNo) {
-					if (fail(`The platform gave page ${page.nextPage} as the next page after page ${pageNo} of ${op}`, NOT_ADVANCING)) return;
-				}
+				const lie = lieOf(page, pageNo, op);
+				if (lie && req.quietEnd) return;
+				if (lie) throw listError(this, req, ...lie);
 				if (total !== undefined && page.totalDocs !== undefined && page.totalDocs < total) {
 					if (pass < MAX_PASSES) break;
 					throw listError(
@@ -329,14 +319,14 @@ export async function* walk(this: ApiContext, req: ListRequest, seen = new SeenR
 				output += records.length;
 				const more = saysMore(page, pageNo, size);
 				if (records.length === 0 && output < wanted) {
-					if (more !== true) return;
-					if (
-						fail(
-							`Page ${pageNo} of ${op} brought no record that earlier pages had not already brought, though the platform says more follow`,
-							'The platform repeats its pages: the list was not read to its end, and nothing of it is output.',
-						)
-					)
-						return;
+					// Nothing new: the end of a platform that sends its whole list for every page, a lie if it says more.
+					if (more !== true || req.quietEnd) return;
+					throw listError(
+						this,
+						req,
+						`Page ${pageNo} of ${op} brought no record that earlier pages had not already brought, though the platform says more follow`,
+						REPEATS,
+					);
 				}
 				const last = output >= wanted || more === false || (more === undefined && page.records.length < size);
 				yield { pageNo, size, records, summary, last };
@@ -364,70 +354,4 @@ export async function* walk(this: ApiContext, req: ListRequest, seen = new SeenR
 	} finally {
 		await Promise.allSettled(inFlight.values());
 	}
-}
-
-export interface ListResult {
-	items: IDataObject[];
-	/** The first page's answer without its records (counts, sums). */
-	summary: IDataObject;
-}
-
-/**
- * Every record of a list (or `limit` of them) as one array. Holding them is bounded: a list with
- * more than `maxRecords` records fails before they are held, saying what to do instead.
- */
-export async function paginate(this: ApiContext, req: ListRequest & { maxRecords?: number }): Promise<ListResult> {
-	const maxRecords = req.maxRecords ?? DEFAULT_MAX_RECORDS;
-	const items: IDataObject[] = [];
-	let summary: IDataObject = {};
-	for await (const page of walk.call(this, req)) {
-		summary = page.summary;
-		if (items.length + page.records.length > maxRecords) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${req.method} ${req.path} has more than ${maxRecords.toLocaleString('en-US')} records, the most one run holds in memory (Pagination › Max Records)`,
-				{
-					description:
-						'Read fewer at a time with Limit or filters (for example a date range), write the list to a file with Output › CSV File or JSON Lines File, or raise Max Records if your n8n has the memory. No records are output.',
-					itemIndex: req.itemIndex,
-				},
-			);
-		}
-		for (const record of page.records) items.push(record);
-	}
-	return { items, summary };
-}
-
-export interface PageBatch {
-	records: IDataObject[];
-	/** Where the next batch starts (page and size); undefined when the list ended. */
-	next?: { page: number; size: number };
-}
-
-/**
- * One batch of a "From list" dropdown: pages from `req.fromPage` until `wanted` records pass
- * `keep` or `maxPages` pages were read. Pages that stop making sense end the batch quietly.
- */
-export async function readPageBatch(
-	this: ApiContext,
-	req: ListRequest,
-	options: {
-		maxPages: number;
-		wanted: number;
-		keep: (record: IDataObject) => boolean;
-	},
-): Promise<PageBatch> {
-	const records: IDataObject[] = [];
-	let read = 0;
-	for await (const page of walk.call(this, {
-		...req,
-		concurrency: 1,
-		maxPages: MAX_MAX_PAGES,
-		quietEnd: true,
-	})) {
-		for (const record of page.records) if (options.keep(record)) records.push(record);
-		if (page.last) break;
-		if (++read >= options.maxPages || records.length >= options.wanted) return { records, next: { page: page.pageNo + 1, size: page.size } };
-	}
-	return { records };
 }

@@ -2,11 +2,12 @@
  * The n8n-core side of `npm run bench`, loaded only by the bench's child processes that need it.
  */
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeParameters, IRun, IRunExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeParameters, INodeTypes, IRun, IRunExecutionData } from 'n8n-workflow';
 import { createDeferredPromise, Workflow } from 'n8n-workflow';
 
 import { ACTION_TYPE, CredentialsHelper, loadPackage, loadPackageFrom, makeAdditionalData } from '../harness/n8n';
 import { TriggerHarness } from '../harness/trigger';
+import { anchorNodes } from './anchors';
 
 /** The header the trigger node expects its secret in. */
 const SECRET_HEADER = 'x-sp-webhook-secret';
@@ -21,12 +22,20 @@ export async function executeNode(
 	parameters: INodeParameters,
 	credentials: ICredentialDataDecryptedObject,
 	packageDir?: string,
+	type: string = ACTION_TYPE,
 ): Promise<INodeExecutionData[]> {
-	const { nodeTypes, credentialTypes } = packageDir ? await loadPackageFrom(packageDir) : await loadPackage();
+	const loaded = packageDir ? await loadPackageFrom(packageDir) : await loadPackage();
+	const { credentialTypes } = loaded;
+	// The bench's anchors (anchors.ts) run beside the package's nodes, with its credential.
+	const nodeTypes: INodeTypes = {
+		getByName: (name) => anchorNodes[name] ?? loaded.nodeTypes.getByName(name),
+		getByNameAndVersion: (name, version) => anchorNodes[name] ?? loaded.nodeTypes.getByNameAndVersion(name, version),
+		getKnownTypes: () => loaded.nodeTypes.getKnownTypes(),
+	};
 	const node: INode = {
 		id: 'node-0',
 		name: 'Sales & Payments',
-		type: ACTION_TYPE,
+		type,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,

@@ -94,8 +94,11 @@ function queueOf(sim: Simulator, webhookId: string): QueueEntry[] {
 	return queue(sim).filter((e) => e.webhookId === webhookId);
 }
 
+/** The webhook as the platform shows it (spec part 2): without the queue's bookkeeping. */
 function view(webhook: JsonObject): JsonObject {
-	return JSON.parse(JSON.stringify(webhook)) as JsonObject;
+	const shown = JSON.parse(JSON.stringify(webhook)) as JsonObject;
+	delete shown.queueUpdatedAt;
+	return shown;
 }
 
 function queueView(webhook: JsonObject, sim: Simulator): JsonObject {
