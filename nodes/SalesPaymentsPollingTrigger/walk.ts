@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { asNodeError } from '../SalesPayments/shared/errors';
 import { paginate } from '../SalesPayments/shared/lists';
 import type { ListRequest, Page } from '../SalesPayments/shared/pagination';
 import { DEFAULT_PAGE_SIZE, FALLBACK_PAGE_SIZES, readPage } from '../SalesPayments/shared/pagination';
@@ -142,7 +143,7 @@ export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDat
 			batch = await readWindow(ctx, walk, window, size);
 		} catch (error) {
 			const smaller = FALLBACK_PAGE_SIZES.find((s) => s < size);
-			if (!refusesSize(error) || smaller === undefined) throw error;
+			if (!refusesSize(error) || smaller === undefined) throw asNodeError(ctx, error);
 			size = smaller;
 			continue;
 		}
