@@ -25,9 +25,10 @@ import { apiRequest } from '../SalesPayments/shared/transport';
  * every record not read is dated after every record read.
  *
  * Window ends are inclusive (the spec's end dates mean "at or before"): a record dated exactly on
- * a boundary comes twice. Two cases fall back to reading pages: more records than a page within
- * one millisecond (that millisecond is paged), and a platform that ignores the end date (the rest
- * of the range is paged, and n8n's log says so).
+ * a boundary comes twice. A short page that says nothing about further pages is confirmed by an
+ * empty page 2 (a capped page would otherwise look complete). Two cases fall back to reading
+ * pages: more records than a page within one millisecond (that millisecond is paged), and a
+ * platform that ignores the end date (the rest of the range is paged, and n8n's log says so).
  */
 
 export interface Walk {
