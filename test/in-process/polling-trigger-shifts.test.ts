@@ -285,3 +285,20 @@ describe.each(CASES)('Polling trigger $event: dates ahead of the clock, and cloc
 		expect(ids(await h.pollJson())).toEqual([e]);
 	});
 });
+
+describe('Polling trigger: a platform that ignores the end date of a window', () => {
+	const t = pollingSetup({ maxLimit: 10 });
+
+	it('is detected; the rest of the range is read page by page, and every record is reported once', async () => {
+		const h = await t.activate({ event: 'customerCreated' });
+		const made = Array.from({ length: 25 }, (_, k) => String(t.add('customers', 60 * (k + 1), { name: `Buyer ${k}` }).id));
+		t.sim().onRequest = (request) => {
+			delete request.query['createdAt[endsAt]'];
+		};
+		const reported = await pollUntilQuiet(h);
+		expect(reported.map(String).sort()).toEqual([...made].sort());
+		// The first window's answer held records after its end: the range was then paged (page 2 and on).
+		const reads = t.sim().requestsTo('GET', '/customers/list').filter((r) => r.status === 200);
+		expect(reads.some((r) => r.query.page === '2')).toBe(true);
+	});
+});
