@@ -339,7 +339,7 @@ describe('the simulator counts what it injects', () => {
 		expect(fired('/a')).toEqual([0, 1, 0, 1, 0, 0, 0, 0, 0, 0]);
 		expect(fired('/b')).toEqual([0, 0, 1, 0, 0, 1, 0, 0, 1, 0]);
 		expect(fired('/c').reduce((a, b) => a + b, 0)).toBe(3);
-		expect(faults.counts).toEqual({ latency: 0, status: 5, drop: 3, malformed: 0, redirect: 0, trickle: 0 });
+		expect(faults.counts).toEqual({ latency: 0, status: 5, drop: 3, malformed: 0, redirect: 0, trickle: 0, huge: 0 });
 		expect(faults.list().map((r) => [r.seen, r.applied])).toEqual([
 			[10, 2],
 			[10, 3],
@@ -370,7 +370,7 @@ describe('the simulator counts what it injects', () => {
 		expect(statuses()).toEqual([503, 503, 200]);
 		const report = (await axios.get(url)).data as { rules: Array<{ seen: number; applied: number }>; counts: object };
 		expect(report.rules.map((r) => [r.seen, r.applied])).toEqual([[3, 2]]);
-		expect(report.counts).toEqual({ latency: 0, status: 2, drop: 0, malformed: 0, redirect: 0, trickle: 0 });
+		expect(report.counts).toEqual({ latency: 0, status: 2, drop: 0, malformed: 0, redirect: 0, trickle: 0, huge: 0 });
 		const refused = await axios.post(url, { kind: 'explode' }, { validateStatus: () => true });
 		expect(refused.status).toBe(400);
 		expect(refused.data.message).toContain('Unknown fault kind');

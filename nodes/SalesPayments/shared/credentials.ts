@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 
 import { fieldError } from './errors';
+import { runCache } from './cache';
 import { checkSegment } from './paths';
 
 /** Every n8n context this package makes requests from. */
@@ -16,26 +17,9 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFuncti
 export const DATA_CREDENTIAL = 'salesPaymentsApi';
 export const IDENTITY_CREDENTIAL = 'salesPaymentsIdentityApi';
 
-/** Credential values are read once per execution context, not once per request. */
-const credentialCache = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
-
-export async function getCachedCredentials(
-	this: ApiContext,
-	type: string = DATA_CREDENTIAL,
-): Promise<ICredentialDataDecryptedObject> {
-	let perContext = credentialCache.get(this);
-	if (!perContext) {
-		perContext = new Map();
-		credentialCache.set(this, perContext);
-	}
-	let pending = perContext.get(type);
-	if (!pending) {
-		pending = this.getCredentials(type);
-		perContext.set(type, pending);
-		// A failed read must not be cached: the next call tries again.
-		pending.catch(() => perContext?.delete(type));
-	}
-	return await pending;
+/** Credential values are read once per run, not once per request. */
+export async function getCachedCredentials(this: ApiContext, type: string = DATA_CREDENTIAL): Promise<ICredentialDataDecryptedObject> {
+	return await runCache(this, `credentials:${type}`, async () => await this.getCredentials(type));
 }
 
 /**

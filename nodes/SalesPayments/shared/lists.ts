@@ -14,7 +14,7 @@ import {
 	MAX_PAGE_SIZE,
 	walk,
 } from './pagination';
-import { strictInteger } from './validation';
+import { strictInteger, wholeNumberOption } from './validation';
 
 /**
  * What a list operation does with the walk of pagination.ts: its fields (Return All / Limit and
@@ -139,12 +139,8 @@ export interface ListSettings {
 /** Reads Return All / Limit / Pagination of item `i`, checked before any request. */
 export function readListSettings(this: IExecuteFunctions, i: number): ListSettings {
 	const paging = this.getNodeParameter('pagination', i, {}) as IDataObject;
-	const option = (value: unknown, label: string, fallback: number, min: number, max: number, note = ''): number => {
-		if (value === undefined || value === null || value === '') return fallback;
-		const n = strictInteger(value, min);
-		if (n === undefined || n > max) fieldError(this, `${label} must be a whole number from ${min}${note} to ${max} (got ${JSON.stringify(value)})`, i);
-		return n;
-	};
+	const option = (value: unknown, label: string, fallback: number, min: number, max: number, minNote?: string) =>
+		wholeNumberOption(this, value, { label, min, max, fallback, minNote }, i);
 	const settings: ListSettings = {
 		pageSize: option(paging.pageSize, 'Page Size', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
 		concurrency: option(paging.maxConcurrency, 'Max Concurrent Requests', AUTO_CONCURRENCY, 0, MAX_CONCURRENCY, ' (auto)'),

@@ -1,6 +1,7 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { runCache, runCacheSet } from './cache';
 import { asNodeError } from './errors';
 import { Pacer } from './pacer';
 import type { ApiContext, ApiRequest } from './transport';
@@ -190,17 +191,13 @@ function cappedSize(first: Page, size: number): number | undefined {
 	return silent || saysMore(first, 1, got) ? got : undefined;
 }
 
-/** The page size learned per endpoint (a cap, or a refused size), for the rest of the execution. */
-const learnedSizes = new WeakMap<object, Map<string, number>>();
-
+/** The page size learned for an endpoint (a cap, or a refused size), kept for the rest of the run. */
 function learned(ctx: ApiContext, req: ListRequest): number {
-	return learnedSizes.get(ctx)?.get(`${req.method} ${req.path}`) ?? Infinity;
+	return runCache(ctx, `pageSize:${req.method} ${req.path}`, () => Infinity);
 }
 
 function learn(ctx: ApiContext, req: ListRequest, size: number): void {
-	const sizes = learnedSizes.get(ctx) ?? new Map<string, number>();
-	learnedSizes.set(ctx, sizes);
-	sizes.set(`${req.method} ${req.path}`, Math.min(size, learned(ctx, req)));
+	runCacheSet(ctx, `pageSize:${req.method} ${req.path}`, Math.min(size, learned(ctx, req)));
 }
 
 /** A 400 whose message names `limit`: the page size was refused. */

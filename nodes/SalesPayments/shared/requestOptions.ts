@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { runCache } from './cache';
 import type { ApiContext } from './credentials';
-import { fieldError } from './errors';
-import { strictInteger } from './validation';
+import { wholeNumberOption } from './validation';
 
 /** Timeout and retries of one item's requests (its Request Options). */
 export interface RequestSettings {
@@ -45,38 +45,16 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
-/** Settings per execution context and item: read once, not once per request. */
-const settingsCache = new WeakMap<object, Map<number, RequestSettings>>();
-
 function readSettings(ctx: IExecuteFunctions, itemIndex: number): RequestSettings {
 	const options = ctx.getNodeParameter('requestOptions', itemIndex, {}) as IDataObject;
-	const read = (key: keyof RequestSettings, label: string, min: number, max: number): number => {
-		const raw = options[key];
-		if (raw === undefined || raw === null || raw === '') return DEFAULT_SETTINGS[key];
-		const n = strictInteger(raw, min);
-		if (n === undefined || n > max) {
-			fieldError(ctx, `${label} must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`, itemIndex);
-		}
-		return n;
-	};
 	return {
-		timeout: read('timeout', 'Timeout (Ms)', 1, MAX_TIMEOUT_MS),
-		maxRetries: read('maxRetries', 'Max Retries', 0, MAX_RETRIES),
+		timeout: wholeNumberOption(ctx, options.timeout, { label: 'Timeout (Ms)', min: 1, max: MAX_TIMEOUT_MS, fallback: DEFAULT_SETTINGS.timeout }, itemIndex),
+		maxRetries: wholeNumberOption(ctx, options.maxRetries, { label: 'Max Retries', min: 0, max: MAX_RETRIES, fallback: DEFAULT_SETTINGS.maxRetries }, itemIndex),
 	};
 }
 
-/** Request Options of an item (execute contexts only; dropdowns, hooks, webhooks and polls use the defaults). */
+/** Request Options of an item (execute contexts only; dropdowns, hooks, webhooks and polls use the defaults), read once per run. */
 export function getRequestSettings(this: ApiContext, itemIndex: number): RequestSettings {
 	if (!('getInputData' in this) || !('continueOnFail' in this)) return DEFAULT_SETTINGS;
-	let perContext = settingsCache.get(this);
-	if (!perContext) {
-		perContext = new Map();
-		settingsCache.set(this, perContext);
-	}
-	let settings = perContext.get(itemIndex);
-	if (!settings) {
-		settings = readSettings(this as IExecuteFunctions, itemIndex);
-		perContext.set(itemIndex, settings);
-	}
-	return settings;
+	return runCache(this, `requestOptions:${itemIndex}`, () => readSettings(this as IExecuteFunctions, itemIndex));
 }

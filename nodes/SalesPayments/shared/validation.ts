@@ -71,6 +71,25 @@ export function strictInteger(value: unknown, min: number): number | undefined {
 	return Number.isSafeInteger(n) && n >= min ? n : undefined;
 }
 
+/**
+ * A whole-number option (Request Options, Pagination, the polling trigger's options): empty gives
+ * `fallback`; anything else must be written in digits and lie from `min` to `max`.
+ */
+export function wholeNumberOption(
+	ctx: NodeContext,
+	value: unknown,
+	option: { label: string; min: number; max: number; fallback: number; minNote?: string },
+	itemIndex?: number,
+): number {
+	if (value === undefined || value === null || value === '') return option.fallback;
+	const n = strictInteger(value, option.min);
+	if (n === undefined || n > option.max) {
+		const { label, min, max, minNote = '' } = option;
+		fieldError(ctx, `${label} must be a whole number from ${min}${minNote} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
+	}
+	return n;
+}
+
 /** An amount in cents: a whole, non-negative number. */
 export function checkCents(this: NodeContext, value: unknown, i: number | undefined, label: string): number {
 	const n = strictInteger(value, 0);

@@ -131,9 +131,9 @@ export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
 		about: `How many notifications were discarded. ${NOT_SHOWN} ${EMPTY('its id and success: true')}`,
 		properties: { id: s.str, flushed: s.int, messagesAvailable: s.int, success: s.bool },
 	},
-	'webhook.get': { about: `The webhook. ${EMPTY('its id and success: true')}`, properties: { ...s.webhook, ...success } },
+	'webhook.get': { about: 'The webhook.', properties: { ...s.webhook } },
 	'webhook.getMany': { about: 'One item per webhook of the business.', properties: s.webhook },
-	'webhook.getQueue': { about: `The webhook's queue of failed notifications. ${EMPTY('its id and success: true')}`, properties: { ...s.webhookQueue, success: s.bool } },
+	'webhook.getQueue': { about: "The webhook's queue of failed notifications.", properties: { ...s.webhookQueue } },
 	'webhook.resume': {
 		about: `How many notifications are sent again. ${NOT_SHOWN} ${EMPTY('its id and success: true')}`,
 		properties: { id: s.str, resumed: s.int, success: s.bool },

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
+import { runCache } from '../../shared/cache';
 import { getCachedCredentials, IDENTITY_CREDENTIAL, serviceUrl } from '../../shared/credentials';
 import type { PlatformError } from '../../shared/errors';
 import { fieldError } from '../../shared/errors';
@@ -137,9 +138,6 @@ function tokenOf(ctx: IExecuteFunctions, i: number, signIn: IDataObject): string
 	return token;
 }
 
-/** Full (two-factor complete) sign-ins made for empty Access Tokens, shared by the items of one run. */
-const sessions = new WeakMap<object, Promise<IDataObject>>();
-
 /**
  * The Access Token field, or, when it is empty, the token of a sign-in with the credential.
  * `twoFactorStep` is set by Verify 2FA, the one call that accepts a token still waiting for
@@ -149,14 +147,8 @@ export async function accessTokenFor(this: IExecuteFunctions, i: number, twoFact
 	const given = readToken.call(this, 'accessToken', i);
 	if (given) return given;
 	if (twoFactorStep) return tokenOf(this, i, await signInWithCredential.call(this, i));
-	let pending = sessions.get(this);
-	if (!pending) {
-		pending = signInWithCredential.call(this, i);
-		sessions.set(this, pending);
-		// A failed sign-in is not reused: the next item tries again.
-		pending.catch(() => sessions.delete(this));
-	}
-	const signIn = await pending;
+	// One sign-in for the empty Access Tokens of a run's items (a failed one is not reused).
+	const signIn = await runCache(this, 'identity:session', async () => await signInWithCredential.call(this, i));
 	if (needsTwoFactor(signIn)) {
 		fieldError(
 			this,
