@@ -8,9 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { newRun } from '../SalesPayments/shared/cache';
 import { asNodeError, fieldError } from '../SalesPayments/shared/errors';
 import { convertFilters, filterCollection } from '../SalesPayments/shared/filters';
-import { checkInteger, checkOneOf, toIsoDate } from '../SalesPayments/shared/validation';
+import { checkOneOf, toIsoDate, wholeNumberOption } from '../SalesPayments/shared/validation';
 import type { PollEvent } from './events';
 import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './events';
 import type { PollSettings, PollState } from './poller';
@@ -109,11 +110,7 @@ function readStatuses(ctx: IPollFunctions, event: PollEvent): string[] {
 }
 
 function numberOption(ctx: IPollFunctions, options: IDataObject, name: string, label: string, fallback: number, min: number, max: number): number {
-	const raw = options[name];
-	if (raw === undefined || raw === null || raw === '') return fallback;
-	const n = checkInteger.call(ctx, raw, undefined, label, min);
-	if (n > max) fieldError(ctx, `${label} must be at most ${max} (got ${n})`);
-	return n;
+	return wholeNumberOption(ctx, options[name], { label, min, max, fallback });
 }
 
 /** The node's parameters, checked; throws a NodeOperationError naming the field. */
@@ -189,13 +186,13 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = readSettings(this);
-		// A context of its own per poll: the transport caches credentials per context, and n8n
-		// keeps one poll context for as long as the workflow is active.
-		const ctx = Object.create(this) as IPollFunctions;
+		// n8n keeps one poll context for as long as the workflow is active: each poll is a new run
+		// of the per-run cache (credentials changed meanwhile are read again).
+		newRun(this);
 		const now = Date.now();
 		if (this.getMode() === 'manual') {
 			try {
-				const found = await sample(ctx, settings, now);
+				const found = await sample(this, settings, now);
 				return found.length ? [this.helpers.returnJsonArray(found)] : null;
 			} catch (error) {
 				throw asNodeError(this, error);
@@ -210,14 +207,14 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 			let items: IDataObject[] = [];
 			let next: PollState;
 			if (!state || state.sig !== settings.signature) {
-				next = await baseline(ctx, settings, now);
+				next = await baseline(this, settings, now);
 				if (settings.startFrom !== undefined && settings.event.mode === 'cursor') {
-					({ items, state: next } = await pollCursor(ctx, settings, next, now));
+					({ items, state: next } = await pollCursor(this, settings, next, now));
 				}
 			} else if (settings.event.mode === 'snapshot') {
-				({ items, state: next } = await pollSnapshot(ctx, settings, state, now));
+				({ items, state: next } = await pollSnapshot(this, settings, state, now));
 			} else {
-				({ items, state: next } = await pollCursor(ctx, settings, state, now));
+				({ items, state: next } = await pollCursor(this, settings, state, now));
 			}
 			// Only now, with every page read and nothing left to fail, does the cursor move; n8n
 			// saves it when it starts the execution with these records.

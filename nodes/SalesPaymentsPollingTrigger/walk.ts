@@ -1,11 +1,9 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { asNodeError } from '../SalesPayments/shared/errors';
 import { paginate } from '../SalesPayments/shared/lists';
-import type { ListRequest, Page } from '../SalesPayments/shared/pagination';
-import { DEFAULT_PAGE_SIZE, FALLBACK_PAGE_SIZES, readPage } from '../SalesPayments/shared/pagination';
-import { apiRequest } from '../SalesPayments/shared/transport';
+import type { ListRequest } from '../SalesPayments/shared/pagination';
+import { walk as pagesOf } from '../SalesPayments/shared/pagination';
 
 /**
  * Reading a range of dates while the platform changes the list, without losing a record.
@@ -52,11 +50,6 @@ interface Window {
 /** Window answers one read may ask for before it gives up. */
 export const MAX_WINDOW_READS = 5_000;
 
-/** A 400 whose message names `limit`: the page size was refused (the same rule as pagination.ts). */
-function refusesSize(error: unknown): boolean {
-	return error instanceof NodeApiError && String(error.httpCode) === '400' && /\blimit\b/i.test(String(error.message));
-}
-
 function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
@@ -79,57 +72,30 @@ function split(window: Window, dates: number[], now: number): [Window, Window] |
 	return at > from && at < to ? [{ from, to: at }, { from: at, to }] : undefined;
 }
 
-type WindowAnswer = 'complete' | 'full' | 'capped';
-
-async function fetchPage(ctx: IPollFunctions, request: ListRequest, pageNo: number, size: number): Promise<Page> {
-	const body = await apiRequest.call(ctx, {
-		...request,
-		qs: { ...request.qs, page: String(pageNo), limit: String(size) },
-		// A list read changes nothing: it may be repeated, and a filter sent as POST is still a read.
-		idempotent: true,
-		kind: 'read',
-		raw: true,
-	});
-	try {
-		return readPage(body, request.itemsKey, pageNo);
-	} catch (error) {
-		const message = `The platform's answer to ${request.method} ${request.path} is not a list of records: ${(error as Error).message}`;
-		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description: 'The poll stopped and its cursor did not move.' });
-	}
-}
-
-/** Reads page 1 of one window: its records, and whether it holds the whole window. */
-async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window, size: number): Promise<{ records: IDataObject[]; answer: WindowAnswer }> {
+/**
+ * Reads one window through the one paging walk (shared/pagination.ts: page-size caps, refused
+ * sizes, wrong shapes): its records, and whether one page held the whole window. A page that says
+ * nothing about more pages is confirmed by page 2 (empty: the window is whole).
+ */
+async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window): Promise<{ records: IDataObject[]; whole: boolean }> {
 	const request = walk.request({
 		since: window.from > 0 ? iso(window.from) : undefined,
 		until: window.to === undefined ? undefined : iso(window.to),
 	});
-	const page = await fetchPage(ctx, request, 1, size);
-	const n = page.records.length;
-	// Anything that says more counts (a short page is not the end while something says more).
-	const saysMore =
-		page.hasNext === true ||
-		(typeof page.nextPage === 'number' && page.nextPage > 1) ||
-		(page.totalPages !== undefined && page.totalPages > 1) ||
-		(page.totalDocs !== undefined && page.totalDocs > n);
-	const toldNothing = page.hasNext === undefined && page.nextPage === undefined && page.totalPages === undefined && page.totalDocs === undefined;
-	const records = page.records;
-	if (n === 0) return { records, answer: 'complete' };
-	if (toldNothing && n < size) {
-		// A short page that says nothing may be a capped one: an empty page 2 shows it is not.
-		const second = await fetchPage(ctx, request, 2, size);
-		return { records, answer: second.records.length === 0 ? 'complete' : 'capped' };
+	const records: IDataObject[] = [];
+	for await (const page of pagesOf.call(ctx, { ...request, concurrency: 1, maxPages: 2 })) {
+		records.push(...page.records);
+		if (page.last) return { records, whole: true };
+		if (page.pageNo === 1 && page.more === undefined) continue;
+		return { records, whole: false };
 	}
-	if (!saysMore && !(toldNothing && n >= size)) return { records, answer: 'complete' };
-	// A page that says it used a smaller size, or holds fewer records than asked while saying more: a capped page.
-	return { records, answer: n >= size && !(page.limit !== undefined && page.limit < size) ? 'full' : 'capped' };
+	return { records, whole: true };
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */
 export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDataObject[]> {
 	const queue: Window[] = [{ from: walk.since ?? 0 }];
 	const out: IDataObject[] = [];
-	let size = DEFAULT_PAGE_SIZE;
 	for (let reads = 0; queue.length > 0; reads++) {
 		if (reads >= MAX_WINDOW_READS) {
 			const message = `Reading ${walk.request({}).path} took more than ${MAX_WINDOW_READS} requests`;
@@ -139,15 +105,7 @@ export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDat
 			});
 		}
 		const window = queue[0];
-		let batch: { records: IDataObject[]; answer: WindowAnswer };
-		try {
-			batch = await readWindow(ctx, walk, window, size);
-		} catch (error) {
-			const smaller = FALLBACK_PAGE_SIZES.find((s) => s < size);
-			if (!refusesSize(error) || smaller === undefined) throw asNodeError(ctx, error);
-			size = smaller;
-			continue;
-		}
+		const batch = await readWindow(ctx, walk, window);
 		const dates = batch.records.map((r) => walk.dateOf(r)).filter((d): d is number => d !== undefined);
 		if (window.to !== undefined && dates.some((d) => d > (window.to as number))) {
 			// The platform ignored the end date: windows cannot be read, the rest is paged.
@@ -156,15 +114,10 @@ export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDat
 			out.push(...(await paginate.call(ctx, request)).items);
 			return out;
 		}
-		if (batch.answer === 'complete') {
+		if (batch.whole) {
 			queue.shift();
 			out.push(...batch.records);
 			if (walk.enough?.(out)) return out;
-			continue;
-		}
-		if (batch.answer === 'capped') {
-			// A shorter page than asked that says more: the platform caps its pages. Ask for that size.
-			size = Math.max(1, batch.records.length);
 			continue;
 		}
 		queue.shift();

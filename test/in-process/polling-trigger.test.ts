@@ -425,7 +425,7 @@ describe('Polling trigger: checks and manual runs through n8n', () => {
 
 	it('bad options are refused before any request, naming the field', async () => {
 		await expect(t.activate({ event: 'refundRequestCreated', options: { maxRecordsPerPoll: 0 } })).rejects.toThrow(
-			'Max Records per Poll must be a whole number of at least 1',
+			'Max Records per Poll must be a whole number from 1 to',
 		);
 		await expect(t.activate({ event: 'refundRequestCreated', options: { startFrom: '2026-02-31' } })).rejects.toThrow(
 			'Start From must be a date in ISO 8601 form',

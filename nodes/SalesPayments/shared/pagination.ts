@@ -81,6 +81,8 @@ export interface WalkPage {
 	summary: IDataObject;
 	/** This page ends the list (or the limit is met). */
 	last: boolean;
+	/** Whether the page says more pages follow (hasNext, nextPage, totals); undefined when it says nothing. */
+	more: boolean | undefined;
 }
 
 /** What a walk remembers of the records it output: `add` is false for one already there. */
@@ -326,7 +328,7 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 					);
 				}
 				const last = output >= wanted || more === false || (more === undefined && page.records.length < size);
-				yield { pageNo, size, records, summary, last };
+				yield { pageNo, size, records, summary, last, more };
 				if (last) return;
 				if (read >= maxPages) {
 					throw new NodeOperationError(this.getNode(), `Return All stopped after ${maxPages} pages of ${op}: the platform says more follow`, {
