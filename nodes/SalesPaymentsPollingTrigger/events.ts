@@ -10,6 +10,7 @@ import {
 	SUBSCRIPTION_PAYMENT_METHOD_OPTIONS,
 } from '../SalesPayments/shared/values';
 import { ENDPOINTS } from '../SalesPayments/shared/endpoints';
+import { compact } from '../SalesPayments/shared/validation';
 
 /**
  * What the polling trigger can watch, one entry per kind of change that the documented list and
@@ -63,11 +64,6 @@ export interface PollEvent {
 	statusesParam?: string;
 	/** The list requests that read the event's records. */
 	requests(req: RequestContext): ListRequest[];
-}
-
-function compactBody(body: IDataObject): IDataObject {
-	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
-	return body;
 }
 
 function refundRequest(dateKey: 'createdAt' | 'updatedAt', req: RequestContext): ListRequest {
@@ -155,7 +151,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.withdrawRequest.filter,
-				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
+				body: compact({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -176,7 +172,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.withdrawRequest.filter,
-				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
+				body: compact({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -192,7 +188,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.commission.list,
-				qs: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
+				qs: compact({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -208,7 +204,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.customer.list,
-				qs: compactBody({ 'createdAt[startsAt]': req.since, 'createdAt[endsAt]': req.until }),
+				qs: compact({ 'createdAt[startsAt]': req.since, 'createdAt[endsAt]': req.until }),
 			},
 		],
 	},
@@ -225,7 +221,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.sale.filter,
-				body: compactBody({ ...req.filters, initialDate: req.since, endDate: req.until }),
+				body: compact({ ...req.filters, initialDate: req.since, endDate: req.until }),
 			},
 		],
 	},
@@ -243,7 +239,7 @@ export const EVENTS: PollEvent[] = [
 			const body: IDataObject = { ...rest, initialDate: req.since, endDate: req.until };
 			if (direction === 'credit') body.omitDebit = true;
 			if (direction === 'debit') body.omitCredit = true;
-			return [{ ...ENDPOINTS.movement.filter, body: compactBody(body) }];
+			return [{ ...ENDPOINTS.movement.filter, body: compact(body) }];
 		},
 	},
 	{
@@ -261,7 +257,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) =>
 			req.statuses.map((status) => ({
 				...ENDPOINTS.subscription.filter,
-				body: compactBody({
+				body: compact({
 					...req.filters,
 					status,
 					initialDate: req.since,
@@ -285,7 +281,7 @@ export const EVENTS: PollEvent[] = [
 		requests: (req) => [
 			{
 				...ENDPOINTS.product.filter,
-				body: compactBody({ ...req.filters, updatedAt: req.since || req.until ? compactBody({ startsAt: req.since, endsAt: req.until }) : undefined }),
+				body: compact({ ...req.filters, updatedAt: req.since || req.until ? compact({ startsAt: req.since, endsAt: req.until }) : undefined }),
 			},
 		],
 	},

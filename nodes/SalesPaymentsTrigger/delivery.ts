@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { isPlainObject } from '../SalesPayments/shared/records';
 import { normalizeEventKind } from '../SalesPayments/shared/webhooks';
 import { SECRET_HEADER, triggerData } from './ownership';
 
@@ -27,7 +28,7 @@ function secretMatches(given: unknown, expected: unknown): boolean {
 }
 
 function objectOf(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return isPlainObject(value) ? value : undefined;
 }
 
 /** The event kind of a delivery, from whichever field carries it. */

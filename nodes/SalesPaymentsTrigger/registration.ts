@@ -7,7 +7,8 @@ import { ENDPOINTS } from '../SalesPayments/shared/endpoints';
 import { asNodeError, fieldError, isNotFound } from '../SalesPayments/shared/errors';
 import { paginate } from '../SalesPayments/shared/lists';
 import { apiRequest } from '../SalesPayments/shared/transport';
-import { checkEvents, readNotifyOnFail, webhookRecord } from '../SalesPayments/shared/webhooks';
+import { recordOf } from '../SalesPayments/shared/records';
+import { checkEvents, readNotifyOnFail } from '../SalesPayments/shared/webhooks';
 import type { Standing, TriggerStaticData } from './ownership';
 import { forget, leftInPlace, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
 import { assertReachableWebhookUrl } from './webhookUrl';
@@ -63,7 +64,7 @@ function idParam(id: string) {
 
 async function fetchWebhook(ctx: IHookFunctions, id: string): Promise<IDataObject | undefined> {
 	try {
-		return webhookRecord(await apiRequest.call(ctx, { ...ENDPOINTS.webhook.details, pathParams: idParam(id) }));
+		return recordOf(await apiRequest.call(ctx, { ...ENDPOINTS.webhook.details, pathParams: idParam(id) }), 'webhook');
 	} catch (error) {
 		if (isNotFound(error)) return undefined;
 		throw asNodeError(ctx, error);
@@ -172,7 +173,7 @@ async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
 		secrets: [secret],
 		acceptedHint: 'the webhook has probably been registered: activate the workflow again, which deletes the one left unused.',
 	});
-	let id: unknown = webhookRecord(response).id;
+	let id: unknown = recordOf(response, 'webhook').id;
 	if (id === undefined || id === null || id === '') {
 		// The answer did not name the webhook: find it by its secret.
 		id = (await listWebhooks(ctx, wanted.businessId)).find((w) => registeredSecret(w) === secret)?.id;

@@ -85,10 +85,10 @@ describe('Sale: Get Many', () => {
 		expect(narrow.items.map((i) => i.json.id)).toEqual(inJanuary.map((r) => r.id));
 	});
 
-	it('Other Filters (JSON) are merged into the body unchanged; the named filters take precedence', async () => {
+	it('Extra Fields (JSON) are merged into the body unchanged; the named filters take precedence', async () => {
 		const { items, error } = await getMany({
 			returnAll: true,
-			filters: { status: 'paid', otherFilters: '{"paymentMethod": "pix", "status": "canceled"}' },
+			filters: { status: 'paid', extraFields: '{"paymentMethod": "pix", "status": "canceled"}' },
 		});
 		expect(error).toBeUndefined();
 		expect(sim().apiRequests[0].body).toEqual({ paymentMethod: 'pix', status: 'paid' });
@@ -104,8 +104,8 @@ describe('Sale: Get Many', () => {
 	});
 
 	it('invalid input is refused, naming the field, before any request', async () => {
-		const badJson = await getMany({ filters: { otherFilters: '{"paymentMethod": ' } });
-		expect(badJson.error?.message).toContain('Other Filters (JSON) is not valid JSON');
+		const badJson = await getMany({ filters: { extraFields: '{"paymentMethod": ' } });
+		expect(badJson.error?.message).toContain('Extra Fields (JSON) is not valid JSON');
 		const badEmail = await getMany({ filters: { email: 'not-an-email' } });
 		expect(badEmail.error?.message).toContain('Email must be a valid email address');
 		const badIds = await getMany({ filters: { productIds: 'abc, d/e' } });

@@ -149,7 +149,7 @@ const handRows: HandRow[] = [
 	},
 	{ op: 'business.getMany', field: 'Limit', what: "'all' by expression", change: { limit: '={{ "all" }}' } },
 	{ op: 'refund.getMany', field: 'Created After', what: "'yesterday'", change: {}, paths: [[['filters', 'createdAfter'], 'yesterday']] },
-	{ op: 'sale.getMany', field: 'Other Filters (JSON)', what: 'a JSON array', change: {}, paths: [[['filters', 'otherFilters'], '[1,2]']] },
+	{ op: 'sale.getMany', field: 'Extra Fields (JSON)', what: 'a JSON array', change: {}, paths: [[['filters', 'extraFields'], '[1,2]']] },
 	{ op: 'webhook.create', field: 'URL', what: 'not a URL', change: {}, paths: [[['dispatchers', 'http', 0, 'url'], 'hooks.example.com']] },
 	{ op: 'webhook.create', field: 'Events', what: 'none, by expression', change: { events: '={{ [] }}' } },
 	{

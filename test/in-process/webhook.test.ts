@@ -377,7 +377,7 @@ describe('Webhook: single-webhook operations', () => {
 						events: ['order.paid', 'order.chargeback'],
 						name: 'Renamed',
 						notifyOnFailEmail: 'alerts@acme.example',
-						otherFields: '{"futureFlag": true}',
+						extraFields: '{"futureFlag": true}',
 					},
 					dispatchers: { http: [{ url: 'https://new.example/in', method: 'PATCH', headers: { header: [{ name: 'x-k', value: '1' }] } }] },
 				}),
@@ -410,10 +410,10 @@ describe('Webhook: single-webhook operations', () => {
 		const empty = await runNode({ parameters: webhookParams('update', String(hook.id)) }, { credentials: dataCredentials(sim()) });
 		expect(empty.error?.message).toContain('Update Fields: set at least one field');
 		const badJson = await runNode(
-			{ parameters: webhookParams('update', String(hook.id), { updateFields: { otherFields: '{oops' } }) },
+			{ parameters: webhookParams('update', String(hook.id), { updateFields: { extraFields: '{oops' } }) },
 			{ credentials: dataCredentials(sim()) },
 		);
-		expect(badJson.error?.message).toContain('Other Fields (JSON) is not valid JSON');
+		expect(badJson.error?.message).toContain('Extra Fields (JSON) is not valid JSON');
 		expect(sim().apiRequests).toHaveLength(0);
 	});
 

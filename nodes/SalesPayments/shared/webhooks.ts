@@ -112,8 +112,3 @@ export function readNotifyOnFail(ctx: NodeContext, fields: IDataObject, i?: numb
 	return out;
 }
 
-/** The webhook record of an answer, whether it comes bare or under `webhook`. */
-export function webhookRecord(data: IDataObject): IDataObject {
-	const inner = data.webhook;
-	return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as IDataObject) : data;
-}

@@ -4,7 +4,7 @@ import { fieldError } from '../../shared/errors';
 import { paymentLinkLocator } from '../../shared/locators';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { recordOf } from '../../shared/records';
+import { isPlainObject, recordOf } from '../../shared/records';
 import { optionalText, requireId } from '../../shared/validation';
 import { explainLinkRefusal } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
@@ -18,20 +18,16 @@ const FORMATS = [
 /** Where n8n 2.x keeps an item's files in the workflows whose binary mode is "combined". */
 const FILES_KEY = '_files';
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A file as n8n holds it: its type, and its bytes inline (`data`) or in a store (`id`). */
 function isFile(value: unknown): value is IBinaryData {
-	return isRecord(value) && typeof value.mimeType === 'string' && ('data' in value || 'id' in value);
+	return isPlainObject(value) && typeof value.mimeType === 'string' && ('data' in value || 'id' in value);
 }
 
 /** The value at a dotted path of the item's JSON (`_files.data`, `upload.picture`). */
 function atPath(json: IDataObject, path: string): unknown {
 	let value: unknown = json;
 	for (const key of path.split('.')) {
-		if (!isRecord(value)) return undefined;
+		if (!isPlainObject(value)) return undefined;
 		value = value[key];
 	}
 	return value;
@@ -59,7 +55,7 @@ function inputFile(ctx: IExecuteFunctions, i: number): InputFile {
 	const name = optionalText(given);
 	if (name === undefined) fieldError(ctx, 'Input Binary Field is required', i);
 	const item = ctx.getInputData()[i];
-	const json = isRecord(item?.json) ? item.json : {};
+	const json = isPlainObject(item?.json) ? item.json : {};
 	const settings = typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings() : undefined;
 	const combined = (settings as { binaryMode?: string } | undefined)?.binaryMode === 'combined';
 	const label = `Input Binary Field "${name}"`;
@@ -68,13 +64,13 @@ function inputFile(ctx: IExecuteFunctions, i: number): InputFile {
 	// JSON paths (combined mode).
 	if (binary) return { file: binary, ref: combined ? binary : name, label };
 	const files = json[FILES_KEY];
-	const inFiles = isRecord(files) ? files[name] : undefined;
+	const inFiles = isPlainObject(files) ? files[name] : undefined;
 	if (isFile(inFiles)) return { file: inFiles, ref: inFiles, label };
 	const inJson = atPath(json, name);
 	if (isFile(inJson)) return { file: inJson, ref: inJson, label };
 	const present = [
 		...Object.keys(item?.binary ?? {}),
-		...(isRecord(files) ? Object.keys(files).filter((k) => isFile(files[k])).map((k) => `${FILES_KEY}.${k}`) : []),
+		...(isPlainObject(files) ? Object.keys(files).filter((k) => isFile(files[k])).map((k) => `${FILES_KEY}.${k}`) : []),
 	];
 	const has = present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)';
 	return fieldError(ctx, `Input Binary Field: the input item has no binary field "${name}"${has}`, i);

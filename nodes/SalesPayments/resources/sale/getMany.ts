@@ -11,11 +11,7 @@ const filterFields = [
 	filter.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
 	filter.email('email', 'Email', 'Only sales to the buyer with this email address'),
 	filter.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
-	filter.json(
-		'otherFilters',
-		'Other Filters (JSON)',
-		'Further filter fields, merged into the request body unchanged (the fields above take precedence)',
-	),
+	filter.json('extraFields', 'Extra Fields (JSON)', 'Further filter fields, merged into the request body unchanged (the fields above take precedence)'),
 ];
 
 export const getMany: OperationDef = {
@@ -26,9 +22,9 @@ export const getMany: OperationDef = {
 	description: 'Filter the sales of the business',
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
-		const { otherFilters, ...documented } = readFilters.call(this, i, filterFields);
+		const { extraFields, ...documented } = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, documented, filterFields, [['initialDate', 'endDate']]);
-		const body: IDataObject = { ...((otherFilters as IDataObject | undefined) ?? {}), ...documented };
+		const body: IDataObject = { ...((extraFields as IDataObject | undefined) ?? {}), ...documented };
 		// The spec does not show the headers of POST /sales/filter. Sales belong to a business, as
 		// do the records of every other filter endpoint (all KEYS+BIZ), so the credential's
 		// business is sent as `business-id`: without it the platform could not scope the sales.

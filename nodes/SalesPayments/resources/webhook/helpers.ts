@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fieldError } from '../../shared/errors';
 import type { RecordOperationDef } from '../../shared/recordOperation';
 import { recordOperation } from '../../shared/recordOperation';
+import { resultOr } from '../../shared/records';
 import type { OperationDef } from '../../shared/types';
 import { checkOneOf } from '../../shared/validation';
 import { webhookIdField } from './descriptions';
@@ -44,21 +45,14 @@ export function readDispatchers(this: IExecuteFunctions, i: number, required: bo
 }
 
 /**
- * The output of an operation whose response the spec does not show: what the API returned,
- * or, when it returned nothing, the webhook id and `success: true`.
- */
-export function resultOrSuccess(data: IDataObject, id: string): IDataObject {
-	return Object.keys(data).length > 0 ? data : { id, success: true };
-}
-
-/**
  * An operation on one webhook (get, queue, activate, deactivate, delete, flush, resume, update):
  * the one-record pattern with the webhook locator, KEYS only (spec 4.11), and the webhook id
  * with `success: true` as output when the platform answers nothing.
  */
 export function webhookOperation(def: Omit<RecordOperationDef, 'id' | 'open'>): OperationDef {
 	return recordOperation({
-		output: (data, id) => resultOrSuccess(data, id),
+		// Answers the spec does not show: what the API returned, or the webhook id and `success: true`.
+		output: (data, id) => resultOr(data, { id, success: true }),
 		...def,
 		id: { property: webhookIdField, label: 'Webhook' },
 		open: def.method !== 'GET',

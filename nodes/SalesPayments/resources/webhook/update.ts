@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkEvents, eventsProperty, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
-import { fieldsCollection } from '../../shared/records';
+import { extraFieldsOption, fieldsCollection } from '../../shared/records';
 import { parseJsonObject } from '../../shared/validation';
 import { dispatchersField } from './descriptions';
 import { readDispatchers, webhookOperation } from './helpers';
@@ -23,14 +23,7 @@ export const update = webhookOperation({
 					description: 'New name of the webhook',
 				},
 				...notifyOnFailFields,
-				{
-					displayName: 'Other Fields (JSON)',
-					name: 'otherFields',
-					type: 'json',
-					default: '{}',
-					description:
-						'Further body fields sent as they are, for fields the API documentation does not list. Fields set above take precedence.',
-				},
+				extraFieldsOption('webhook'),
 		]),
 		{
 			...dispatchersField,
@@ -42,7 +35,7 @@ export const update = webhookOperation({
 	idempotent: true,
 	body(i) {
 		const fields = this.getNodeParameter('updateFields', i, {}) as IDataObject;
-		const body: IDataObject = parseJsonObject.call(this, fields.otherFields, i, 'Other Fields (JSON)');
+		const body: IDataObject = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
 		if (fields.events !== undefined) {
 			const events = checkEvents(this, fields.events, 'Events', false, i);
 			if (events.length) body.events = events;
