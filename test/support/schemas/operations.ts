@@ -31,7 +31,7 @@ function simpleFirst(simple: readonly string[], properties: Record<string, JsonS
 	return Object.fromEntries([...first, ...rest].map((key) => [key, properties[key]]));
 }
 
-/** The node's answer for webhook calls the platform answers with nothing (webhook/helpers.ts resultOrSuccess). */
+/** The node's answer for webhook calls the platform answers with nothing (webhook/helpers.ts: resultOr with { id, success: true }). */
 const success = { id: s.str, success: s.bool };
 
 export const OPERATION_SCHEMAS: Record<string, OperationSchema> = {
