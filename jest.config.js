@@ -11,8 +11,9 @@ const common = {
 module.exports = {
 	projects: [
 		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
-		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.
+		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], globalSetup: '<rootDir>/test/e2e/global-setup.ts' },
 		// n8n in queue mode (Postgres, Redis, main, webhook processes, workers): `npm run test:queue`.
-		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'] },
+		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'], globalSetup: '<rootDir>/test/queue/global-setup.ts' },
 	],
 };

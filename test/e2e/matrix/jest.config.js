@@ -11,4 +11,6 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 	testMatch: ['<rootDir>/test/e2e/matrix/**/*.matrix.ts'],
+	// Installs the matrix's n8n releases with progress lines before any test runs.
+	globalSetup: '<rootDir>/test/e2e/matrix/global-setup.ts',
 };
