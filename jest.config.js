@@ -3,12 +3,15 @@
 // A third, `queue`, runs n8n's scaling mode and has its own command (`npm run test:queue`).
 const common = {
 	preset: 'ts-jest',
-	testEnvironment: 'node',
+	// jest's node environment, which also stops what a test file left running (test/support/teardown.ts).
+	testEnvironment: '<rootDir>/test/support/jest-environment.ts',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 };
 
 module.exports = {
+	// Jest exits by itself when the tests are done; if something still runs, this names it and fails.
+	globalTeardown: '<rootDir>/test/support/jest-watchdog.ts',
 	projects: [
 		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
 		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.

@@ -6,7 +6,7 @@ const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const needed = ['typescript', 'jest', 'tsx', 'n8n-core', 'n8n-workflow', 'gulp', 'playwright-core'];
+const needed = ['typescript', 'jest', 'tsx', 'n8n-core', 'n8n-workflow', 'gulp', 'playwright-core', 'jest-environment-node'];
 const missing = needed.filter((name) => !existsSync(path.join(root, 'node_modules', name, 'package.json')));
 
 /** Packages of the lockfile npm installs on this machine (other platforms' optional ones left out). */

@@ -17,6 +17,7 @@ import axios from 'axios';
 
 import type { Log } from './progress';
 import { count, duration, npmWatcher, runStep, step, toStderr, withFolderSize } from './progress';
+import { closeAtEnd } from './teardown';
 
 export const REPO_DIR = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
@@ -543,6 +544,7 @@ export class N8nInstance {
 		process.once('exit', () => {
 			if (proc.exitCode === null) proc.kill('SIGKILL');
 		});
+		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
@@ -564,7 +566,10 @@ export class N8nInstance {
 		throw new Error(`n8n did not become ready in ${timeoutMs} ms:\n${this.output.join('')}`);
 	}
 
+	private unregister = (): void => undefined;
+
 	async stop(): Promise<void> {
+		this.unregister();
 		const proc = this.proc;
 		if (!proc || proc.exitCode !== null) return;
 		const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
