@@ -12,6 +12,8 @@ const common = {
 module.exports = {
 	// Jest exits by itself when the tests are done; if something still runs, this names it and fails.
 	globalTeardown: '<rootDir>/test/support/jest-watchdog.ts',
+	// Besides jest's own: a line every 10 s while a test file runs long (test/support/jest-progress.js).
+	reporters: ['default', '<rootDir>/test/support/jest-progress.js'],
 	projects: [
 		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
 		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.

@@ -33,19 +33,22 @@ if (missing.length) {
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	const child = spawn(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
 	let manifests = 0;
-	let tarballs = 0;
+	// A tarball downloaded shows twice (`fetch GET ... .tgz`, then `cache ... .tgz`): count it once.
+	const tarballs = new Set();
 	let partial = '';
 	child.stderr.on('data', (chunk) => {
 		const lines = (partial + chunk.toString()).split('\n');
 		partial = lines.pop();
 		for (const line of lines) {
 			if (!line.startsWith('npm http ')) process.stderr.write(`${line}\n`);
-			else if (/\.tgz\b/.test(line)) tarballs++;
+			else if (/\.tgz\b/.test(line)) tarballs.add(/(https?:\/\/\S+?\.tgz)\b/.exec(line)?.[1] ?? line);
 			else manifests++;
 		}
 	});
 	const timer = setInterval(() => {
-		const what = tarballs ? `fetching and unpacking packages: ${tarballs} of about ${total}` : `reading the lockfile and package manifests (${manifests})`;
+		const what = tarballs.size
+			? `fetching and unpacking packages: ${tarballs.size} of about ${total}`
+			: `reading package manifests: ${manifests}`;
 		process.stdout.write(`[npm ci] ${what}, ${seconds(Date.now() - started)}\n`);
 	}, 5000);
 	child.on('close', (code) => {

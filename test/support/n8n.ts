@@ -209,6 +209,16 @@ export function packagesIn(dir: string): number {
 	return n;
 }
 
+/** Packages an npm install put into a folder, from npm's hidden lockfile (node_modules/.package-lock.json). */
+export function installedPackages(dir: string): number {
+	try {
+		const lock = JSON.parse(readFileSync(path.join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages?: object };
+		return Object.keys(lock.packages ?? {}).filter((key) => key.startsWith('node_modules/')).length;
+	} catch {
+		return packagesIn(dir);
+	}
+}
+
 /** The process holding an install lock, when it wrote its pid there and is still running. */
 function lockOwnerAlive(lock: string): boolean | undefined {
 	let pid: number;
@@ -331,7 +341,7 @@ export async function ensureN8n(log: Log = toStderr, target: N8nTarget = DEFAULT
 		if (rebuild.code !== 0 || probe.code !== 0) {
 			throw new Error(`building ${target.natives.join(', ')} for n8n ${target.version} failed:\n${(rebuild.stderr + probe.stderr).slice(-4000)}`);
 		}
-		log(`[${label}] installed in ${duration(Date.now() - started)} (${count(packagesIn(dir))} top-level packages in ${dir})`);
+		log(`[${label}] installed in ${duration(Date.now() - started)}: ${count(installedPackages(dir))} packages in ${dir}`);
 	});
 	return n8nBin(target);
 }

@@ -138,27 +138,28 @@ export async function runStep(
 
 /**
  * Follows `npm install --loglevel=http`: first npm reads the packages' manifests to resolve the
- * tree, then it fetches (or takes from its cache) and unpacks each package's tarball.
+ * tree, then it fetches (or takes from its cache) and unpacks each package's tarball. A tarball
+ * downloaded shows twice (`fetch GET ... .tgz`, then `cache ... .tgz`): each is counted once.
  */
-export function npmWatcher(expectedPackages?: number): Watcher & { manifests: number; tarballs: number } {
-	const state = {
-		manifests: 0,
-		tarballs: 0,
-		downloaded: 0,
+export function npmWatcher(expectedPackages?: number): Watcher {
+	let manifests = 0;
+	const tarballs = new Set<string>();
+	const downloaded = new Set<string>();
+	return {
 		line(text: string) {
 			if (!text.startsWith('npm http ')) return;
-			if (/\.tgz\b/.test(text)) {
-				state.tarballs++;
-				if (!/cache hit/.test(text)) state.downloaded++;
-			} else if (text.startsWith('npm http fetch')) state.manifests++;
+			const tarball = /(https?:\/\/\S+?\.tgz)\b/.exec(text)?.[1];
+			if (tarball) {
+				tarballs.add(tarball);
+				if (text.startsWith('npm http fetch')) downloaded.add(tarball);
+			} else if (text.startsWith('npm http fetch')) manifests++;
 		},
 		status() {
-			if (state.tarballs === 0) return `resolving the dependency tree: ${count(state.manifests)} package manifests read`;
+			if (tarballs.size === 0) return `resolving the dependency tree: ${count(manifests)} package manifests read`;
 			const of = expectedPackages ? ` of about ${count(expectedPackages)}` : '';
-			return `fetching and unpacking packages: ${count(state.tarballs)}${of} (${count(state.downloaded)} downloaded, the rest from npm's cache)`;
+			return `fetching and unpacking packages: ${count(tarballs.size)}${of} (${count(downloaded.size)} downloaded, the others from npm's cache)`;
 		},
 	};
-	return state;
 }
 
 /**

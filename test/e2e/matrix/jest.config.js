@@ -14,4 +14,5 @@ module.exports = {
 	// Installs the matrix's n8n releases with progress lines before any test runs.
 	globalSetup: '<rootDir>/test/e2e/matrix/global-setup.ts',
 	globalTeardown: '<rootDir>/test/support/jest-watchdog.ts',
+	reporters: ['default', '<rootDir>/test/support/jest-progress.js'],
 };
