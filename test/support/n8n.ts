@@ -80,7 +80,7 @@ export const N8N_TARGETS = {
 		cliActivation: 'publish',
 		installMinutes: 13,
 		installGb: 2.9,
-		packages: 2400,
+		packages: 2350,
 	},
 } satisfies Record<string, N8nTarget>;
 
