@@ -3,16 +3,22 @@
 // A third, `queue`, runs n8n's scaling mode and has its own command (`npm run test:queue`).
 const common = {
 	preset: 'ts-jest',
-	testEnvironment: 'node',
+	// jest's node environment, which also stops what a test file left running (test/support/teardown.ts).
+	testEnvironment: '<rootDir>/test/support/jest-environment.ts',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 };
 
 module.exports = {
+	// Jest exits by itself when the tests are done; if something still runs, this names it and fails.
+	globalTeardown: '<rootDir>/test/support/jest-watchdog.ts',
+	// Besides jest's own: a line every 10 s while a test file runs long (test/support/jest-progress.js).
+	reporters: ['default', '<rootDir>/test/support/jest-progress.js'],
 	projects: [
 		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
-		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.
+		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], globalSetup: '<rootDir>/test/e2e/global-setup.ts' },
 		// n8n in queue mode (Postgres, Redis, main, webhook processes, workers): `npm run test:queue`.
-		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'] },
+		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'], globalSetup: '<rootDir>/test/queue/global-setup.ts' },
 	],
 };

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The demo as a newcomer gets it, in a real n8n 2.8.4: the package loads, the credential test
  * works, the shop workflow's trigger registers its webhook on activation, runs on order.paid,
@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 
 import type { Demo } from '../support/demo';
 import { DATA_CREDENTIAL_ID, SAMPLE_VOUCHER_CODE, SHOP_WORKFLOW_ID, startDemo } from '../support/demo';
-import { ensureChromium } from '../support/chromium';
+import { chromiumForTests } from '../support/chromium';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import { readSchemaFile, schemaFiles } from '../support/schemas/files';
 import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
@@ -172,8 +172,9 @@ describe('demo in a real n8n 2.8.4', () => {
 	}, 180_000);
 });
 
-// Resolved while jest collects tests, so a missing browser shows as a skip with its reason.
-const browser = ensureChromium((line) => process.stderr.write(`${line}\n`));
+// Resolved while jest collects tests, so a missing browser shows as a skip with its reason. The
+// e2e global setup installed it if it could (test/e2e/global-setup.ts).
+const browser = chromiumForTests();
 const RESOURCES = [
 	'Business',
 	'Commission',

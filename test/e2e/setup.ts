@@ -1,13 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
  * this package packed and installed as a community package, a simulator in this process.
  */
 import { ensureN8n, N8nInstance, packPackage } from '../support/n8n';
+import { toStderr } from '../support/progress';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
 
-/** Install can take ~6 minutes on a fresh machine. */
+/**
+ * The e2e global setup (test/e2e/global-setup.ts) installs n8n before any test file runs; a file
+ * run on its own through another config may still install it here (~6 minutes the first time).
+ */
 export const INSTALL_TIMEOUT = 30 * 60_000;
 
 export interface E2eContext {
@@ -16,7 +19,7 @@ export interface E2eContext {
 }
 
 export async function prepareN8n(): Promise<E2eContext> {
-	await ensureN8n((line) => process.stderr.write(`${line}\n`));
+	await ensureN8n(toStderr);
 	const tgz = await packPackage();
 	const n8n = new N8nInstance();
 	await n8n.installPackage(tgz);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * `npm run demo`: everything a newcomer needs to see the nodes work, on 127.0.0.1 only.
  * Installs n8n 2.8.4 once (cache outside the repo), builds and packs this package, starts the
@@ -8,7 +8,6 @@
  * few seconds so it fires. Ctrl-C deactivates it (its webhook is deleted on the simulator) and
  * stops everything.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -19,7 +18,8 @@ import { IDENTITY_PREFIX, PLAIN_USER } from './simulator/routes/identity';
 import { addMovements } from './simulator/routes/financials';
 import { addVoucher, vouchersOf } from './simulator/routes/vouchers';
 import { startSimulator } from './simulator/server';
-import { DEFAULT_OWNER, ensureN8n, freePort, N8nInstance, packPackage, REPO_DIR, sleep } from './n8n';
+import { DEFAULT_OWNER, ensureN8n, freePort, N8N_VERSION, N8nInstance, npmCommand, packPackage, REPO_DIR, run, sleep } from './n8n';
+import { step } from './progress';
 
 export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples', 'workflows');
 /** The example whose trigger is activated by the demo. */
@@ -119,12 +119,15 @@ export function seedDemoData(sim: Simulator): void {
 
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+	const phase = <T>(what: string, work: () => Promise<T>, status?: () => string) => step('demo', what, log, work, status);
 	await ensureN8n(log);
 	if (!options.skipBuild) {
-		log('Building the package...');
-		execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_DIR, stdio: 'ignore' });
+		await phase('building the package (npm run build)', async () => {
+			const built = await run(npmCommand(), ['run', 'build', '--silent'], { cwd: REPO_DIR, timeoutMs: 10 * 60_000 });
+			if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}${built.stderr}`);
+		});
 	}
-	const tgz = await packPackage();
+	const tgz = await phase('packing it as npm would publish it (npm pack)', packPackage);
 
 	const dataDir = options.dataDir ?? path.join(REPO_DIR, '.demo');
 	rmSync(dataDir, { recursive: true, force: true });
@@ -133,7 +136,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 
 	const sim = await startSimulator({ port: await portOr(options.simulatorPort, 4010), size: 300 });
 	seedDemoData(sim);
-	log(`Platform simulator: ${sim.url}`);
+	log(`[demo] platform simulator: ${sim.url}`);
 
 	const n8n = new N8nInstance(path.join(dataDir, 'n8n'));
 	mkdirSync(n8n.userFolder, { recursive: true });
@@ -142,26 +145,30 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	// The finance example writes files: allow exactly the demo's folder.
 	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
-	await n8n.importCredentials([
-		{ id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi', data: sim.credentials },
-		{
-			id: IDENTITY_CREDENTIAL_ID,
-			name: 'Sales & Payments Identity (simulator)',
-			type: 'salesPaymentsIdentityApi',
-			data: { identityUrl, username: PLAIN_USER.username, password: PLAIN_USER.password, fingerprint: 'n8n-demo-device' },
-		},
-	]);
-	await n8n.importWorkflows(demoExamples(sim, filesDir));
-	await n8n.publish(SHOP_WORKFLOW_ID);
-	log(`Starting n8n ${'2.8.4'} on ${n8n.baseUrl} ...`);
-	await n8n.start();
+	await phase('importing the two credentials (n8n import:credentials; n8n creates its database first)', () =>
+		n8n.importCredentials([
+			{ id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)', type: 'salesPaymentsApi', data: sim.credentials },
+			{
+				id: IDENTITY_CREDENTIAL_ID,
+				name: 'Sales & Payments Identity (simulator)',
+				type: 'salesPaymentsIdentityApi',
+				data: { identityUrl, username: PLAIN_USER.username, password: PLAIN_USER.password, fingerprint: 'n8n-demo-device' },
+			},
+		]),
+	);
+	const examples = demoExamples(sim, filesDir);
+	await phase(`importing the ${examples.length} example workflows (n8n import:workflow)`, () => n8n.importWorkflows(examples));
+	await phase('publishing the shop workflow (n8n publish:workflow)', () => n8n.publish(SHOP_WORKFLOW_ID));
+	await phase(`starting n8n ${N8N_VERSION} on ${n8n.baseUrl}`, () => n8n.start(), () => `starting n8n ${N8N_VERSION}: waiting for its REST API`);
 	await n8n.setupOwner(DEFAULT_OWNER);
 
 	// n8n activates the published trigger shortly after start: wait for its webhook.
-	const deadline = Date.now() + 60_000;
-	while (Date.now() < deadline && sim.requestsTo('POST', '/webhooks').length === 0) await sleep(250);
-	const registered = sim.requestsTo('POST', '/webhooks').length > 0;
-	log(registered ? 'Trigger active: its webhook is registered on the simulator.' : 'Warning: the trigger did not register a webhook within 60 s.');
+	const registered = await phase('waiting for the shop trigger to register its webhook on the simulator', async () => {
+		const deadline = Date.now() + 60_000;
+		while (Date.now() < deadline && sim.requestsTo('POST', '/webhooks').length === 0) await sleep(250);
+		return sim.requestsTo('POST', '/webhooks').length > 0;
+	});
+	log(registered ? '[demo] trigger active: its webhook is registered on the simulator.' : '[demo] warning: the trigger did not register a webhook within 60 s.');
 
 	let timer: NodeJS.Timeout | undefined;
 	const every = options.orderEverySeconds ?? 10;
@@ -183,11 +190,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 			try {
 				await n8n.deactivate(SHOP_WORKFLOW_ID);
 				const deleted = sim.requestsTo('DELETE', /^\/webhooks\/delete\//).length;
-				log(`Trigger deactivated: ${deleted ? 'its webhook was deleted on the simulator' : 'no webhook was deleted'}.`);
+				log(`[demo] trigger deactivated: ${deleted ? 'its webhook was deleted on the simulator' : 'no webhook was deleted'}.`);
 			} catch (error) {
-				log(`Could not deactivate the trigger: ${(error as Error).message}`);
+				log(`[demo] could not deactivate the trigger: ${(error as Error).message}`);
 			}
-			await n8n.stop();
+			await phase(`stopping n8n ${N8N_VERSION}`, () => n8n.stop());
 			await sim.close();
 		},
 	};
@@ -217,7 +224,7 @@ export async function main() {
 	}
 	const { n8n, sim } = demo;
 	process.stdout.write(`
-  n8n 2.8.4 with n8n-nodes-sales-payments is ready.
+  n8n ${N8N_VERSION} with n8n-nodes-sales-payments is ready.
 
   Open            ${n8n.baseUrl}
   Log in          ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}

@@ -12,7 +12,7 @@ export async function installMatrix(versions: string[], log: (line: string) => v
 		const started = Date.now();
 		await ensureN8n(log, target);
 		const seconds = Math.round((Date.now() - started) / 1000);
-		log(`n8n ${target.version} (n8n-workflow ${installedVersion(target, 'n8n-workflow')}) ready in ${n8nCacheDir(target)} [${seconds} s]`);
+		log(`[n8n ${target.version}] ready in ${n8nCacheDir(target)} (n8n-workflow ${installedVersion(target, 'n8n-workflow')}; ${seconds} s)`);
 	}
 }
 

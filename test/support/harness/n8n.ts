@@ -38,6 +38,26 @@ import type {
 import { createDeferredPromise, ICredentialsHelper, Workflow } from 'n8n-workflow';
 
 import { recordRun } from './audit';
+import { closeAtEnd } from '../teardown';
+
+/**
+ * n8n-core starts a 60-second cleanup timer when a node first runs (SSHClientsManager, stopped by
+ * n8n on shutdown); jest loads n8n-core once per test file, so each file stops its own. The
+ * service is taken from n8n-core's own DI container here (n8n-core does not export it, and the
+ * module registry is gone when the file's closers run); n8n-core then uses this same instance.
+ */
+function stopN8nCoreTimersAtEnd(): void {
+	const fromCore = { paths: [path.dirname(require.resolve('n8n-core'))] };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Container } = require(require.resolve('@n8n/di', fromCore)) as { Container: { get<T>(type: new (...args: never[]) => T): T } };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { SSHClientsManager } = require(require.resolve('n8n-core/dist/execution-engine/ssh-clients-manager', fromCore)) as {
+		SSHClientsManager: new (...args: never[]) => { onShutdown(): void };
+	};
+	const manager = Container.get(SSHClientsManager);
+	closeAtEnd("n8n-core's SSH clients manager", () => manager.onShutdown());
+}
+if (process.env.JEST_WORKER_ID !== undefined) stopN8nCoreTimersAtEnd();
 
 export const PACKAGE_DIR = path.resolve(__dirname, '../../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';

@@ -28,6 +28,7 @@ import { Workflow } from 'n8n-workflow';
 
 import type { CredentialValues } from './n8n';
 import { CredentialsHelper, loadPackage, makeAdditionalData, TRIGGER_TYPE } from './n8n';
+import { closeAtEnd } from '../teardown';
 
 export interface TriggerOptions {
 	parameters: INodeParameters;
@@ -297,9 +298,13 @@ export class TriggerHarness {
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
 		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		this.unregister = closeAtEnd(`trigger harness server ${this.baseUrl}`, () => this.close());
 	}
 
+	private unregister = (): void => undefined;
+
 	async close(): Promise<void> {
+		this.unregister();
 		if (!this.server) return;
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server!.close(() => resolve()));

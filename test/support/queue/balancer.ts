@@ -9,6 +9,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { closeAtEnd } from '../teardown';
+
 export interface Forwarded {
 	backend: number;
 	method: string;
@@ -34,6 +36,7 @@ export class Balancer {
 			socket.on('close', () => this.sockets.delete(socket));
 		});
 		await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+		this.unregister = closeAtEnd('queue-mode load balancer', () => this.close());
 		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		return this;
 	}
@@ -68,7 +71,10 @@ export class Balancer {
 		req.pipe(upstream);
 	}
 
+	private unregister = (): void => undefined;
+
 	async close(): Promise<void> {
+		this.unregister();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 	}

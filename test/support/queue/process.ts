@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 
 import { freePort } from '../n8n';
+import { closeAtEnd } from '../teardown';
 
 /** Ports handed out in this test process: freePort() may return one twice. */
 const usedPorts = new Set<number>();
@@ -79,8 +80,11 @@ export class ManagedProcess {
 		proc.unref();
 		live.add(this);
 		installExitHook();
+		this.unregister = closeAtEnd(`${this.name} (pid ${proc.pid})`, () => this.stop(15_000));
 		this.starts++;
 	}
+
+	private unregister = (): void => undefined;
 
 	/** The whole log of this process (every start). */
 	log(): string {
@@ -99,6 +103,7 @@ export class ManagedProcess {
 
 	/** One SIGTERM, then up to `graceMs` for a clean exit; SIGKILL only after that. */
 	async stop(graceMs = 30_000): Promise<{ graceful: boolean; ms: number }> {
+		this.unregister();
 		const proc = this.proc;
 		const started = Date.now();
 		if (!proc || !this.running || !proc.pid) return { graceful: true, ms: 0 };

@@ -12,6 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { PACKAGE_NAME, sleep } from '../n8n';
+import type { Log } from '../progress';
+import { aptWatcher, duration, runStep, toStderr } from '../progress';
 import { ManagedProcess, uniquePort } from './process';
 
 export interface ExecResult {
@@ -70,7 +72,7 @@ async function userExists(name: string): Promise<boolean> {
  * first when either is missing. Idempotent: when both are there it only looks at a few paths.
  * A lock folder keeps two test runs from installing at once.
  */
-export async function ensureQueueServices(log: (line: string) => void = () => {}): Promise<ServiceBinaries> {
+export async function ensureQueueServices(log: Log = toStderr): Promise<ServiceBinaries> {
 	let found = findBinaries();
 	if (found.pgBin && found.redisServer && (await userExists('postgres'))) return found as ServiceBinaries;
 
@@ -93,7 +95,7 @@ export async function ensureQueueServices(log: (line: string) => void = () => {}
 			break;
 		} catch {
 			if (Date.now() > deadline) throw new Error(`another install holds ${lock}; remove it if no install is running`);
-			log('Another process is installing Postgres/Redis; waiting...');
+			log('[queue services] another process is installing Postgres/Redis; waiting...');
 			await sleep(5_000);
 		}
 	}
@@ -102,18 +104,25 @@ export async function ensureQueueServices(log: (line: string) => void = () => {}
 		if (!(found.pgBin && found.redisServer && (await userExists('postgres')))) {
 			const started = Date.now();
 			const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-			log(`Installing ${missing} from Debian's packages (apt-get update, apt-get install)...`);
-			const update = await exec('apt-get', ['update'], { env, timeoutMs: 10 * 60_000 });
+			log(`[queue services] installing ${missing} from Debian's packages with apt-get, as root (once)`);
+			const update = await runStep('queue services', 'apt-get update: reading the package lists', 'apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+				env,
+				timeoutMs: 10 * 60_000,
+				log,
+				watcher: aptWatcher(),
+			});
 			if (update.code !== 0) throw new Error(`apt-get update failed:\n${update.stderr.slice(-3000)}`);
-			const install = await exec(
+			const install = await runStep(
+				'queue services',
+				`apt-get install ${missing}`,
 				'apt-get',
 				['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', 'postgresql', 'redis-server'],
-				{ env, timeoutMs: 15 * 60_000 },
+				{ env, timeoutMs: 15 * 60_000, log, watcher: aptWatcher() },
 			);
 			if (install.code !== 0) throw new Error(`apt-get install failed:\n${install.stderr.slice(-3000)}`);
 			found = findBinaries();
 			if (!found.pgBin || !found.redisServer) throw new Error('apt-get install finished but postgres/redis-server are still missing');
-			log(`Installed ${missing} in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+			log(`[queue services] ${missing} installed in ${duration(Date.now() - started)}`);
 		}
 		return found as ServiceBinaries;
 	} finally {

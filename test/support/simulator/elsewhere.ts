@@ -7,6 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { closeAtEnd } from '../teardown';
+
 export interface ElsewhereRequest {
 	method: string;
 	path: string;
@@ -34,13 +36,16 @@ export async function startElsewhere(): Promise<Elsewhere> {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const close = async () => {
+		unregister();
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	};
+	const unregister = closeAtEnd(`server elsewhere ${url}`, close);
 	return {
 		url,
 		origin: url,
 		requests,
-		async close() {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close,
 	};
 }

@@ -18,6 +18,7 @@ import type { PagingRule } from './paging';
 import { RateLimiter } from './rate-limit';
 import type { RateLimitRule } from './rate-limit';
 import { State } from './state';
+import { closeAtEnd } from '../teardown';
 
 export interface SimModule {
 	/** Adds seed records to the state; runs once, in file-name order, before the server listens. */
@@ -86,6 +87,7 @@ export class Simulator {
 	onAnswer?: (request: RecordedRequest, data: unknown) => void;
 	/** Work (such as webhook deliveries) to finish before close() and settle(). */
 	private readonly pending = new Set<Promise<unknown>>();
+	private unregister = (): void => undefined;
 
 	constructor(readonly options: SimulatorOptions = {}) {
 		this.state = new State({ seed: options.seed ?? 42, size: options.size ?? 60 });
@@ -117,13 +119,24 @@ export class Simulator {
 		const { port } = this.server.address() as AddressInfo;
 		this.url = `http://127.0.0.1:${port}`;
 		startedSimulators.add(this);
+		this.unregister = closeAtEnd(`simulator ${this.url}`, () => this.close());
 		return this;
 	}
 
 	async close(): Promise<void> {
+		this.unregister();
 		await this.settle();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+	}
+
+	/**
+	 * Cuts every open connection: requests still waiting (e.g. on a latency fault) get no answer.
+	 * For a test whose client gave up on a request: n8n-core's axios (1.12) leaves a request that
+	 * hit its timeout open, and a large answer arriving later would hold that socket open for good.
+	 */
+	dropConnections(): void {
+		for (const socket of this.sockets) socket.destroy();
 	}
 
 	/** Tracks background work so tests can wait for it (`await sim.settle()`). */
