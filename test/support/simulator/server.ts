@@ -135,6 +135,11 @@ export class Simulator {
 	 * For a test whose client gave up on a request: n8n-core's axios (1.12) leaves a request that
 	 * hit its timeout open, and a large answer arriving later would hold that socket open for good.
 	 */
+	/** Connections clients hold open to the simulator now. */
+	get openConnections(): number {
+		return this.sockets.size;
+	}
+
 	dropConnections(): void {
 		for (const socket of this.sockets) socket.destroy();
 	}
