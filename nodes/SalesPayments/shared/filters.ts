@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { listAll, listProperties } from './lists';
+import type { FileItem } from './types';
 
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';
@@ -254,9 +255,9 @@ export const sortedFilterList = {
 		path: string,
 		filterFields: FilterField[],
 		sortFields: FilterField[],
-	): Promise<IDataObject[]> {
+		shape?: (record: IDataObject) => IDataObject,
+	): Promise<IDataObject[] | FileItem> {
 		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
-		const { items } = await listAll.call(this, i, { method: 'POST', path, business: true, body });
-		return items;
+		return await listAll.call(this, i, { method: 'POST', path, business: true, body }, shape);
 	},
 };

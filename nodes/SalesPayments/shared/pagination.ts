@@ -102,7 +102,7 @@ export class SeenRecords implements RecordSet {
 }
 
 /** A serialisation with sorted keys: equal records give equal texts. */
-function stable(value: unknown): string {
+export function stable(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
 	if (!isPlainObject(value)) return JSON.stringify(value) ?? 'null';
 	return `{${Object.keys(value)

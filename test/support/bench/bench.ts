@@ -245,7 +245,7 @@ async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number)
 	const parameters = {
 		resource: 'movement',
 		operation: 'getMany',
-		output: 'records',
+		output: 'items',
 		returnAll: limit === undefined,
 		...(limit === undefined ? {} : { limit }),
 		// Default settings: no Pagination option set at all, as a new node has it.

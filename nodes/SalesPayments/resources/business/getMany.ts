@@ -8,7 +8,6 @@ export const getMany: OperationDef = {
 	description: 'List the businesses owned by the owner of the API key',
 	properties: [...listProperties],
 	async execute(i) {
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/business/list-businesses-by-owner' });
-		return items;
+		return await listAll.call(this, i, { method: 'GET', path: '/business/list-businesses-by-owner' });
 	},
 };

@@ -18,7 +18,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const qs = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, qs, filterFields, [['initialDate', 'endDate']]);
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/commissions/list', business: true, qs });
-		return items;
+		return await listAll.call(this, i, { method: 'GET', path: '/commissions/list', business: true, qs });
 	},
 };

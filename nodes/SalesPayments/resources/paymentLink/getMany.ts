@@ -9,12 +9,11 @@ export const getMany: OperationDef = {
 	description: 'List the payment links of the business',
 	properties: [...listProperties],
 	async execute(i) {
-		const { items } = await listAll.call(this, i, {
+		return await listAll.call(this, i, {
 			method: 'GET',
 			path: '/payment-links/list',
 			business: true,
 			itemsKey: 'paymentLinks',
 		});
-		return items;
 	},
 };

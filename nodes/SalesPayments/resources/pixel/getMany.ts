@@ -10,7 +10,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		// Query and answer not shown: paged like the other lists; records read from `docs`,
 		// `pixels` or the first list in the answer.
-		const { items } = await listAll.call(this, i, { method: 'GET', path: '/pixels/list', business: true });
-		return items;
+		return await listAll.call(this, i, { method: 'GET', path: '/pixels/list', business: true });
 	},
 };

@@ -44,7 +44,6 @@ export const getMany: OperationDef = {
 		if (createdAt) body.createdAt = createdAt;
 		const updatedAt = range(f.updatedAfter, f.updatedBefore);
 		if (updatedAt) body.updatedAt = updatedAt;
-		const { items } = await listAll.call(this, i, { method: 'POST', path: '/products/filter', business: true, body });
-		return items;
+		return await listAll.call(this, i, { method: 'POST', path: '/products/filter', business: true, body });
 	},
 };
