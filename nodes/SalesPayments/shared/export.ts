@@ -210,7 +210,7 @@ type Listener = (arg?: unknown) => void;
  *   default), and buffers the whole file. The first 'data' listener starts the pages.
  * The in-process tests and the e2e test run both paths through n8n-core (test/in-process/export*.test.ts).
  */
-class ByteSource {
+export class ByteSource {
 	/** The walk's error, when it failed. */
 	failure: unknown;
 	private readonly listeners = new Map<string, Array<{ fn: Listener; once: boolean }>>();
