@@ -9,6 +9,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/shared/export';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n';
 import { csvRecords } from '../support/helpers/csv';
@@ -173,6 +174,21 @@ describe('bounds', () => {
 		const file = await run('movement', { output: format, pagination: { pageSize: 10, maxRecords: 25 } });
 		expect(file.error).toBeUndefined();
 		expect(await fileIds(file.items[0])).toEqual(honest.get('movement'));
+	});
+
+	it.each(FILES)(`automatic concurrency keeps at most ${FILE_AUTO_MAX_CONCURRENCY} pages in flight for a file (%s, %s mode)`, async (format, mode) => {
+		await useBinaryMode(mode);
+		sim().resetInFlight();
+		// Answers that take a while, so that requests overlap.
+		sim().addFault({ kind: 'latency', latencyMs: 20, path: MOVEMENTS });
+		try {
+			const file = await run('movement', { output: format, pagination: { pageSize: 5 } });
+			expect(file.error).toBeUndefined();
+			expect(await fileIds(file.items[0])).toEqual(honest.get('movement'));
+			expect(sim().maxInFlight).toBeLessThanOrEqual(FILE_AUTO_MAX_CONCURRENCY);
+		} finally {
+			sim().faults.clear();
+		}
 	});
 
 	it.each(FILES)('Max Pages bounds a file as it bounds items (%s, %s mode)', async (format, mode) => {

@@ -12,7 +12,9 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote } from '../../nodes/SalesPayments/shared/csv';
+import type { IDataObject } from 'n8n-workflow';
+
+import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/shared/csv';
 import { ByteSource } from '../../nodes/SalesPayments/shared/export';
 import { HashedRecordSet } from '../../nodes/SalesPayments/shared/hashedRecords';
 import { parseCsv } from '../support/helpers/csv';
@@ -58,14 +60,35 @@ describe('CSV cells', () => {
 	});
 });
 
+/** The CSV text a writer makes of one page. */
+function csvOf(writer: CsvWriter, records: IDataObject[]): string {
+	const out = new Utf8Builder();
+	writer.page(records, out);
+	return out.take().toString('utf8');
+}
+
+describe('Utf8Builder', () => {
+	it('encodes text of any length and script into one buffer per take, growing as needed', () => {
+		const out = new Utf8Builder();
+		const line = 'São Paulo – 東京 😀 \uD800 ,"x"\r\n';
+		for (let n = 0; n < 20_000; n++) out.append(line);
+		const bytes = out.take();
+		expect(bytes.toString('utf8')).toBe(line.repeat(20_000).replace('\uD800', '\uFFFD').replace(/\uD800/g, '\uFFFD'));
+		expect(bytes.length).toBe(Buffer.byteLength(line.repeat(20_000)));
+		out.append('next');
+		expect(out.take().toString('utf8')).toBe('next');
+		expect(out.take()).toHaveLength(0);
+	});
+});
+
 describe('CsvWriter', () => {
 	it('takes its columns from the first page and keeps later fields in the last column, naming them', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: true });
-		const first = writer.page([
+		const first = csvOf(writer, [
 			{ id: 'a', valueInCents: -150, customer: { email: 'x@y' } },
 			{ id: 'b', valueInCents: 20, note: 'only here', customer: null },
 		]);
-		const later = writer.page([{ id: 'c', valueInCents: 3, refundedAt: '2025-06-02', customer: { email: 'z@y', phone: '+55 11' } }]);
+		const later = csvOf(writer, [{ id: 'c', valueInCents: 3, refundedAt: '2025-06-02', customer: { email: 'z@y', phone: '+55 11' } }]);
 		const rows = parseCsv(first + later);
 		expect(rows).toEqual([
 			['id', 'valueInCents', 'customer.email', 'note', 'customer', EXTRA_COLUMN],
@@ -83,14 +106,14 @@ describe('CsvWriter', () => {
 
 	it('neutralizes header names too, and renames its own column when a field already has its name', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: true });
-		const rows = parseCsv(writer.page([{ '=evil': 1, [EXTRA_COLUMN]: 'mine' }]));
+		const rows = parseCsv(csvOf(writer, [{ '=evil': 1, [EXTRA_COLUMN]: 'mine' }]));
 		expect(rows[0]).toEqual(["'=evil", EXTRA_COLUMN, `_${EXTRA_COLUMN}`]);
 		expect(rows[1]).toEqual(['1', 'mine', '']);
 	});
 
 	it('keeps a dotted key that collides with a nested path (nothing is lost)', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: false });
-		const rows = parseCsv(writer.page([{ 'a.b': 1, a: { b: 2 } }]));
+		const rows = parseCsv(csvOf(writer, [{ 'a.b': 1, a: { b: 2 } }]));
 		expect(rows).toEqual([
 			['a.b', EXTRA_COLUMN],
 			['1', JSON.stringify({ 'a.b': 2 })],
@@ -99,7 +122,7 @@ describe('CsvWriter', () => {
 
 	it('with neutralizing off, writes formulas as they are', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: false });
-		expect(parseCsv(writer.page([{ f: '=1+1' }]))[1]).toEqual(['=1+1', '']);
+		expect(parseCsv(csvOf(writer, [{ f: '=1+1' }]))[1]).toEqual(['=1+1', '']);
 	});
 });
 
@@ -142,7 +165,7 @@ function source(chunks: string[], failAfter?: number) {
 			state.finished = true;
 		}
 	}
-	return { source: new ByteSource(gen()), state };
+	return { source: new ByteSource(() => gen()), state };
 }
 
 /** n8n 2.41's streamToBuffer (@n8n/backend-network), as it uses a stream, with its idle timer. */
@@ -204,6 +227,25 @@ describe('ByteSource, as n8n reads it', () => {
 		expect(state.finished).toBe(true);
 	});
 
+	it('reuse: writeFile is done with a chunk when it asks for the next, so one buffer serves every page; listeners keep their chunks', async () => {
+		const made: boolean[] = [];
+		const pages = ['first page\r\n', 'second\r\n', 'third, longer page\r\n'];
+		async function* overwriting(reuse: boolean): AsyncGenerator<Buffer> {
+			made.push(reuse);
+			const shared = Buffer.alloc(64);
+			for (const page of pages) {
+				await new Promise((resolve) => setImmediate(resolve));
+				const bytes = reuse ? shared : Buffer.alloc(64);
+				yield bytes.subarray(0, bytes.write(page));
+			}
+		}
+		const file = path.join(dir, 'reused.csv');
+		await writeFile(file, new ByteSource(overwriting) as never);
+		expect(readFileSync(file, 'utf8')).toBe(pages.join(''));
+		expect((await streamToBuffer28(new ByteSource(overwriting))).toString()).toBe(pages.join(''));
+		expect(made).toEqual([true, false]);
+	});
+
 	it('fs.promises.writeFile rejects with the walk\'s own error, which the source keeps', async () => {
 		const { source: s, state } = source(['a\r\n', 'b\r\n', 'c\r\n'], 2);
 		await expect(writeFile(path.join(dir, 'failed.csv'), s as never)).rejects.toBe(state.error);
@@ -239,7 +281,7 @@ describe('ByteSource, as n8n reads it', () => {
 				finished = true;
 			}
 		}
-		const s = new ByteSource(slow());
+		const s = new ByteSource(() => slow());
 		await expect(streamToBuffer241(s, 50)).rejects.toThrow('Response body timed out after 50ms without data');
 		release();
 		await new Promise((resolve) => setTimeout(resolve, 20));

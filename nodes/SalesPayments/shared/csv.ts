@@ -27,7 +27,8 @@ export const EXTRA_COLUMN = '_extraFields';
 /** Names of fields outside the columns listed in the summary; more are counted. */
 const MAX_EXTRA_NAMES = 100;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** `=`, `+`, `-`, `@`, tab, carriage return: a cell starting with one is a formula to a spreadsheet. */
+const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -38,7 +39,7 @@ export interface CsvOptions {
 
 /** A text a spreadsheet would run as a formula, with a leading `'`. */
 export function neutralize(text: string): string {
-	return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+	return FORMULA_START.has(text.charCodeAt(0)) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
 /** One field as RFC 4180 writes it. */
@@ -64,9 +65,43 @@ function cellText(value: unknown): string {
 	return JSON.stringify(value);
 }
 
+/**
+ * Text encoded straight into a Buffer, outside V8's heap: a page's text never becomes one large
+ * string (large strings go to V8's old generation and stay there until a full collection).
+ */
+export class Utf8Builder {
+	private buffer = Buffer.allocUnsafe(64 * 1024);
+	private length = 0;
+
+	append(text: string): void {
+		// At most 3 bytes per UTF-16 unit.
+		if (this.buffer.length - this.length < 3 * text.length) {
+			const bigger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + 3 * text.length));
+			this.buffer.copy(bigger, 0, 0, this.length);
+			this.buffer = bigger;
+		}
+		this.length += this.buffer.write(text, this.length, 'utf8');
+	}
+
+	/**
+	 * The bytes written since the last take. With `reuse` the next text overwrites them (the
+	 * consumer must be done with them first); else they stay the caller's.
+	 */
+	take(reuse = false): Buffer {
+		const bytes = this.buffer.subarray(0, this.length);
+		if (!reuse) this.buffer = Buffer.allocUnsafe(this.buffer.length);
+		this.length = 0;
+		return bytes;
+	}
+}
+
 export class CsvWriter {
-	private columns?: Map<string, number>;
+	private columns = new Map<string, number>();
+	private started = false;
 	private extraColumn = EXTRA_COLUMN;
+	/** The cells of the row being written, and which columns it has filled (reused row to row). */
+	private cells: string[] = [];
+	private filled = new Uint8Array(0);
 	private readonly extraNames = new Set<string>();
 	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
 	private moreExtraNames = false;
@@ -74,43 +109,55 @@ export class CsvWriter {
 
 	constructor(private readonly options: CsvOptions) {}
 
-	/** The CSV text of the next page of records: the header line first, on the first page. */
-	page(records: IDataObject[]): string {
-		const flat = records.map((record) => flatten(record));
-		let text = '';
-		if (!this.columns) text = this.header(flat);
-		for (const leaves of flat) text += this.row(leaves);
-		return text;
+	/** Writes the next page of records: the header line first, on the first page. */
+	page(records: IDataObject[], out: Utf8Builder): void {
+		if (!this.started) this.header(records, out);
+		for (const record of records) this.row(record, out);
 	}
 
 	/** What the summary says of the columns. */
 	summary(): IDataObject {
 		return {
-			columns: [...(this.columns?.keys() ?? [])],
+			columns: [...this.columns.keys()],
 			extraFields: [...this.extraNames],
 			...(this.moreExtraNames ? { moreExtraFields: true } : {}),
 			recordsWithExtraFields: this.recordsWithExtra,
 		};
 	}
 
-	private header(firstPage: Array<Array<[string, unknown]>>): string {
-		const columns = new Map<string, number>();
-		for (const leaves of firstPage) for (const [path] of leaves) if (!columns.has(path)) columns.set(path, columns.size);
-		while (columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
-		this.columns = columns;
-		return this.line([...columns.keys(), this.extraColumn]);
+	private header(firstPage: IDataObject[], out: Utf8Builder): void {
+		for (const record of firstPage) for (const [path] of flatten(record)) if (!this.columns.has(path)) this.columns.set(path, this.columns.size);
+		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
+		this.started = true;
+		this.cells = new Array<string>(this.columns.size + 1).fill('');
+		this.filled = new Uint8Array(this.columns.size);
+		out.append(this.line([...this.columns.keys(), this.extraColumn]));
 	}
 
-	private row(leaves: Array<[string, unknown]>): string {
-		const columns = this.columns as Map<string, number>;
-		const cells = new Array<string>(columns.size + 1).fill('');
-		const filled = new Uint8Array(columns.size);
-		let extra: IDataObject | undefined;
-		for (const [path, value] of leaves) {
-			const at = columns.get(path);
-			if (at !== undefined && filled[at] === 0) {
-				filled[at] = 1;
-				cells[at] = cellText(value);
+	private row(record: IDataObject, out: Utf8Builder): void {
+		this.cells.fill('');
+		this.filled.fill(0);
+		const extra = this.place(record, '', undefined);
+		if (extra) {
+			this.recordsWithExtra++;
+			this.cells[this.columns.size] = JSON.stringify(extra);
+		}
+		out.append(this.line(this.cells));
+	}
+
+	/** Puts each leaf of `record` into its column, or into `extra` when it has none. */
+	private place(record: IDataObject, prefix: string, extra: IDataObject | undefined): IDataObject | undefined {
+		for (const key of Object.keys(record)) {
+			const value = record[key];
+			const path = prefix === '' ? key : `${prefix}.${key}`;
+			if (isPlainObject(value)) {
+				extra = this.place(value, path, extra);
+				continue;
+			}
+			const at = this.columns.get(path);
+			if (at !== undefined && this.filled[at] === 0) {
+				this.filled[at] = 1;
+				this.cells[at] = cellText(value);
 				continue;
 			}
 			// A field outside the columns (or a dotted key equal to a nested path already placed).
@@ -120,11 +167,7 @@ export class CsvWriter {
 			extra[name] = value as IDataObject[string];
 			this.noteExtra(path);
 		}
-		if (extra) {
-			this.recordsWithExtra++;
-			cells[columns.size] = JSON.stringify(extra);
-		}
-		return this.line(cells);
+		return extra;
 	}
 
 	private noteExtra(path: string): void {
@@ -134,7 +177,11 @@ export class CsvWriter {
 	}
 
 	private line(cells: string[]): string {
-		const safe = this.options.neutralizeFormulas ? cells.map(neutralize) : cells;
-		return `${safe.map(quote).join(',')}\r\n`;
+		let line = '';
+		for (let k = 0; k < cells.length; k++) {
+			const cell = this.options.neutralizeFormulas ? neutralize(cells[k]) : cells[k];
+			line += k === 0 ? quote(cell) : `,${quote(cell)}`;
+		}
+		return `${line}\r\n`;
 	}
 }
