@@ -214,6 +214,33 @@ describe('Limit, the totals and the summary', () => {
 		expect(bytes.subarray(3, 6).toString()).toBe('id,');
 	});
 
+	it('an empty list gives an empty file (only the byte order mark when asked for), 0 records', async () => {
+		await useBinaryMode('filesystem');
+		for (const [format, fileOptions, bytes] of [
+			['csvFile', {}, 0],
+			['csvFile', { bom: true }, 3],
+			['jsonLinesFile', {}, 0],
+		] as const) {
+			const { items, error } = await list('customer', { output: format, filters: { createdAfter: '2099-01-01T00:00:00Z' }, fileOptions });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ records: 0, pages: 0 });
+			expect(await readBinary(items[0].binary!.data)).toHaveLength(bytes);
+		}
+	});
+
+	it("in n8n 2.x's combined binary mode (a workflow setting), n8n puts the file under `_files`", async () => {
+		await useBinaryMode('filesystem');
+		const { items, error } = await runNode(
+			{ parameters: parametersOf('movement', { output: 'csvFile' }) },
+			{ credentials: dataCredentials(sim()), settings: { binaryMode: 'combined' } },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].binary).toBeUndefined();
+		const file = (items[0].json._files as Record<string, IBinaryData>).data;
+		expect(file).toMatchObject({ fileName: 'movements.csv', id: expect.stringMatching(/^filesystem-v2:/) });
+		expect(csvRecords((await readBinary(file)).toString('utf8')).records).toHaveLength(reference.get('movement')!.length);
+	});
+
 	it('Movement › Output › Summary still reads count and totalValue with one smallest page', async () => {
 		sim().clearRequests();
 		const { items, error } = await list('movement', { output: 'summary' });

@@ -83,6 +83,11 @@ export class Utf8Builder {
 		this.length += this.buffer.write(text, this.length, 'utf8');
 	}
 
+	/** Bytes written since the last take. */
+	get size(): number {
+		return this.length;
+	}
+
 	/**
 	 * The bytes written since the last take. With `reuse` the next text overwrites them (the
 	 * consumer must be done with them first); else they stay the caller's.

@@ -12,8 +12,8 @@ import { checkBoolean } from './validation';
 /**
  * Output › CSV File / JSON Lines File of a list operation: the list is walked exactly as for
  * items (walk(): caps, repeats, guards, Max Pages, errors) and each page is written to the file
- * as it arrives; the node outputs one item, the file with a summary. Only the current page is
- * held, plus 8-16 bytes a record to know the records already written (hashedRecords.ts), when
+ * as it arrives; the node outputs one item, the file with a summary. Only the pages in flight
+ * are held, plus 8-16 bytes a record to know the records already written (hashedRecords.ts), when
  * n8n keeps files on disk (its filesystem binary data mode, the default in n8n 2.x). In n8n's
  * in-memory (the default in 1.x), database, S3 and Azure modes n8n reads the whole file into
  * memory before storing it, whatever a node does.
@@ -205,6 +205,8 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 		yield out.take(reuse);
 	}
+	// An empty list: only the byte order mark, if asked for.
+	if (out.size > 0) yield out.take(reuse);
 }
 
 type Listener = (arg?: unknown) => void;
