@@ -6,6 +6,7 @@ import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } fro
 import { asNodeError, fieldError } from './shared/errors';
 import { listSearch } from './listSearch';
 import { withDecimalAmounts } from './shared/simplify';
+import { FileItem } from './shared/types';
 
 export class SalesPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -49,6 +50,11 @@ export class SalesPayments implements INodeType {
 				const op = findOperation(resources, resource, operation);
 				if (!op) fieldError(this, `The operation "${operation}" of "${resource}" is not known`, i);
 				const result = await op.execute.call(this, i);
+				if (result instanceof FileItem) {
+					// A list written to a file: its records were shaped (decimal amounts too) as they were written.
+					out.push({ json: result.json, binary: result.binary, pairedItem: { item: i } });
+					continue;
+				}
 				let records: IDataObject[] = Array.isArray(result) ? result : [result];
 				if (op.amounts && this.getNodeParameter('decimalAmounts', i, false) === true) {
 					records = records.map(withDecimalAmounts);

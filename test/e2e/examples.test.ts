@@ -22,6 +22,7 @@ import {
 	seedDemoData,
 	SHOP_WORKFLOW_ID,
 } from '../support/demo';
+import { csvRecords } from '../support/helpers/csv';
 import type { ExecutedRun } from '../support/n8n';
 import { DEFAULT_OWNER, nodeOutput, sleep } from '../support/n8n';
 import type { E2eContext } from './setup';
@@ -77,19 +78,17 @@ describe('the example files', () => {
 });
 
 describe('the raw example files in real n8n 2.8.4', () => {
-	it('finance: pages through every movement of the month and makes the CSV (no folder set: nothing written)', async () => {
+	it('finance: pages through every movement of the month into one CSV file (no folder set: nothing written)', async () => {
 		ctx.sim.clearRequests();
 		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
 		expect({ code, status: run?.status, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
 		const expected = juneMovements();
 		expect(expected).toBeGreaterThanOrEqual(DEMO_MONTH_MOVEMENTS);
-		const movements = nodeOutput(run, 'Every movement of the month');
-		expect(movements).toHaveLength(expected);
-		expect(new Set(movements.map((m) => m.id)).size).toBe(expected);
-		for (const m of movements) {
-			expect(String(m.createdAt).startsWith(EXAMPLE_MONTH)).toBe(true);
-			expect(m.value).toBe(Number(m.valueInCents) / 100);
-		}
+		// One item: the file, with what it holds.
+		const [exported, ...more] = outputItems(run, 'Every movement of the month');
+		expect(more).toHaveLength(0);
+		expect(exported.json).toMatchObject({ fileName: 'movements-2025-06.csv', records: expected, repeatedRecordsSkipped: 0, totals: { count: expected } });
+		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', mimeType: 'text/csv' });
 		// Return All at 250 per page, 4 requests at a time: every page once, in the month's range.
 		const pages = ctx.sim.requestsTo('POST', '/movement/filter');
 		const needed = Math.ceil(expected / 250);
@@ -100,8 +99,6 @@ describe('the raw example files in real n8n 2.8.4', () => {
 			expect(r.query.limit).toBe('250');
 			expect(r.body).toEqual({ initialDate: '2025-06-01T00:00:00.000Z', endDate: '2025-06-30T23:59:59.999Z' });
 		}
-		const [csv] = outputItems(run, 'To CSV');
-		expect(csv.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', mimeType: 'text/csv' });
 		expect(run?.data.resultData.runData['Write the file']).toBeUndefined();
 	});
 
@@ -127,9 +124,15 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
 		const file = path.join(filesDir, 'movements-2025-06.csv');
 		expect(existsSync(file)).toBe(true);
-		const lines = readFileSync(file, 'utf8').trim().split('\n');
-		expect(lines).toHaveLength(juneMovements() + 1);
-		expect(lines[0].split(',')).toEqual(expect.arrayContaining(['valueInCents', 'value']));
+		const { header, records } = csvRecords(readFileSync(file, 'utf8'));
+		expect(header).toEqual(expect.arrayContaining(['id', 'valueInCents', 'value', 'createdAt']));
+		expect(records).toHaveLength(juneMovements());
+		expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+		for (const r of records) {
+			expect(r.createdAt.startsWith(EXAMPLE_MONTH)).toBe(true);
+			// Add Decimal Amounts applies to the file as to items.
+			expect(Number(r.value)).toBe(Number(r.valueInCents) / 100);
+		}
 		expect(nodeOutput(run, 'Write the file')).toHaveLength(1);
 	});
 

@@ -231,8 +231,8 @@ export async function main() {
   Simulator       ${sim.url}  (credentials "Sales & Payments (simulator)" point here)
 
   Workflows:
-    - Finance: export a month of movements to CSV   (Execute workflow: Return All pages through the
-      ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH}; the CSV lands in ${demo.filesDir})
+    - Finance: export a month of movements to CSV   (Execute workflow: the CSV export writes the
+      ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH} page by page into one file; it lands in ${demo.filesDir})
     - Marketing: look up and redeem a voucher code  (Execute workflow redeems the sample code
       ${SAMPLE_VOUCHER_CODE}; a second run shows the "already redeemed" answer. Activated, it answers
       POST ${n8n.baseUrl}/webhook/redeem-voucher {"code": "..."})

@@ -513,8 +513,8 @@ export class N8nInstance {
 	 * Executes a saved workflow once with `n8n execute` and returns the run JSON
 	 * (`data.resultData.runData`, `status`...); stdout starts with non-JSON lines.
 	 */
-	async execute(workflowId: string): Promise<{ code: number; run?: ExecutedRun; stdout: string; stderr: string }> {
-		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+	async execute(workflowId: string, timeoutMs?: number): Promise<{ code: number; run?: ExecutedRun; stdout: string; stderr: string }> {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		const lines = result.stdout.split('\n');
 		const start = lines.findIndex((l) => l.startsWith('{'));
 		// The pretty-printed JSON ends at the first line that is a lone closing brace; error

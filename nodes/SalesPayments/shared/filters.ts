@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { listAll, listProperties } from './lists';
+import type { FileItem } from './types';
 
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';
@@ -255,9 +256,9 @@ export const sortedFilterList = {
 		endpoint: Endpoint,
 		filterFields: FilterField[],
 		sortFields: FilterField[],
-	): Promise<IDataObject[]> {
+		shape?: (record: IDataObject) => IDataObject,
+	): Promise<IDataObject[] | FileItem> {
 		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
-		const { items } = await listAll.call(this, i, { ...endpoint, body });
-		return items;
+		return await listAll.call(this, i, { ...endpoint, body }, shape);
 	},
 };

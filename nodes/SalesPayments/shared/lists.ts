@@ -1,8 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from './credentials';
 import { fieldError } from './errors';
+import type { FileOutput } from './export';
+import { exportList, FILE_AUTO_MAX_CONCURRENCY, FILE_OUTPUTS, fileOutputFields } from './export';
 import type { ListRequest } from './pagination';
 import {
 	AUTO_CONCURRENCY,
@@ -14,11 +16,13 @@ import {
 	MAX_PAGE_SIZE,
 	walk,
 } from './pagination';
-import { strictInteger, wholeNumberOption } from './validation';
+import type { FileItem } from './types';
+import { checkOneOf, strictInteger, wholeNumberOption } from './validation';
 
 /**
- * What a list operation does with the walk of pagination.ts: its fields (Return All / Limit and
- * the Pagination options), their settings, and the records as output items within a ceiling.
+ * What a list operation does with the walk of pagination.ts: its fields (Output, Return All /
+ * Limit and the Pagination options), their settings, and the records as output items within a
+ * ceiling, or written to one file (export.ts).
  */
 
 /**
@@ -61,6 +65,32 @@ export async function paginate(this: ApiContext, req: ListRequest & { maxRecords
 	return { items, summary };
 }
 
+/** Output of a list: items, or one file (export.ts). */
+export const LIST_OUTPUTS = ['items', ...FILE_OUTPUTS] as const;
+export type ListOutput = (typeof LIST_OUTPUTS)[number];
+
+const OUTPUT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'CSV File', value: 'csvFile', description: 'One item with every record in a CSV file, written page by page' },
+	{ name: 'Items', value: 'items', description: 'One item per record' },
+	{
+		name: 'JSON Lines File',
+		value: 'jsonLinesFile',
+		description: 'One item with every record in a JSON Lines file (one record per line), written page by page',
+	},
+];
+
+function outputField(extra: INodePropertyOptions[]): INodeProperties {
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		// Sorted by name, as n8n lists options.
+		options: [...OUTPUT_OPTIONS, ...extra].sort((a, b) => a.name.localeCompare(b.name)),
+		default: 'items',
+		description: 'Items suit up to some thousands of records; a file holds a list of any length without filling the memory of n8n',
+	};
+}
+
 export const listFields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -93,7 +123,7 @@ export const paginationOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
 			default: AUTO_CONCURRENCY,
-			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY}, and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
+			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY} (${FILE_AUTO_MAX_CONCURRENCY} for a file output), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
 		},
 		{
 			displayName: 'Max Pages',
@@ -111,7 +141,8 @@ export const paginationOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_MAX_RECORDS },
 			default: DEFAULT_MAX_RECORDS,
 			description:
-				'Most records one run holds as output items. A longer list fails with an error before it fills the memory of n8n (which would stop every workflow): use Limit, filters or a file output instead, or raise this if your n8n has the memory.',
+				'Most records one run holds as output items. A longer list fails with an error before it fills the memory of n8n (which would stop every workflow): use Limit, filters or a file output instead, or raise this if your n8n has the memory. File outputs have no such bound.',
+			displayOptions: { show: { '/output': ['items'] } },
 		},
 		{
 			displayName: 'Page Size',
@@ -125,8 +156,25 @@ export const paginationOptionsField: INodeProperties = {
 	],
 };
 
-/** The list fields plus the pagination options: spread into a list operation's properties. */
-export const listProperties: INodeProperties[] = [...listFields, paginationOptionsField];
+/**
+ * Output, the list fields, the file fields and the pagination options: spread into a list
+ * operation's properties. `extraOutputs` are further Output values the operation handles itself
+ * (Movement's Summary): the other fields are hidden for them.
+ */
+export function listPropertiesWith(extraOutputs: INodePropertyOptions[]): INodeProperties[] {
+	const fields = [...listFields, ...fileOutputFields, paginationOptionsField];
+	if (extraOutputs.length === 0) return [outputField([]), ...fields];
+	const listed = [...LIST_OUTPUTS];
+	return [
+		outputField(extraOutputs),
+		...fields.map((p) => {
+			const show = p.displayOptions?.show ?? {};
+			return { ...p, displayOptions: { ...(p.displayOptions ?? {}), show: { ...show, output: show.output ?? listed } } };
+		}),
+	];
+}
+
+export const listProperties: INodeProperties[] = listPropertiesWith([]);
 
 export interface ListSettings {
 	limit?: number;
@@ -154,8 +202,20 @@ export function readListSettings(this: IExecuteFunctions, i: number): ListSettin
 	return { ...settings, limit: n };
 }
 
-/** Runs a list operation with the item's Return All / Limit / Pagination settings. */
-export async function listAll(this: IExecuteFunctions, i: number, req: ListRequest): Promise<ListResult> {
+/**
+ * Runs a list operation with the item's Output / Return All / Limit / Pagination settings: its
+ * records (as output items), or one item with the file. `shape` is applied to each record in
+ * both (e.g. Simplify).
+ */
+export async function listAll(
+	this: IExecuteFunctions,
+	i: number,
+	req: ListRequest,
+	shape?: (record: IDataObject) => IDataObject,
+): Promise<IDataObject[] | FileItem> {
+	const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'items'), LIST_OUTPUTS, i, 'Output');
 	const settings = readListSettings.call(this, i);
-	return await paginate.call(this, { ...req, itemIndex: i, ...settings });
+	if (output !== 'items') return await exportList.call(this, i, { ...req, itemIndex: i, ...settings }, output as FileOutput, shape);
+	const { items } = await paginate.call(this, { ...req, itemIndex: i, ...settings });
+	return shape ? items.map(shape) : items;
 }

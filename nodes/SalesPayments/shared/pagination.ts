@@ -62,8 +62,9 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	/** Stop after this many records; undefined reads every page. */
 	limit?: number;
 	pageSize?: number;
-	/** Pages in flight: 0 or undefined adapts (auto), N is fixed (1 = one after another). */
+	/** Pages in flight: 0 or undefined adapts (auto, up to `autoMax`, default AUTO_MAX_CONCURRENCY), N is fixed (1 = one after another). */
 	concurrency?: number;
+	autoMax?: number;
 	/** Most pages requested; reaching it while more are announced is an error. */
 	maxPages?: number;
 	/** The page to start from (dropdowns continue where the previous batch stopped). */
@@ -105,7 +106,7 @@ export class SeenRecords implements RecordSet {
 }
 
 /** A serialisation with sorted keys: equal records give equal texts. */
-function stable(value: unknown): string {
+export function stable(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
 	if (!isPlainObject(value)) return JSON.stringify(value) ?? 'null';
 	return `{${Object.keys(value)
@@ -275,7 +276,7 @@ async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, siz
 export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet = new SeenRecords()): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
-	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, AUTO_MAX_CONCURRENCY);
+	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, req.autoMax ?? AUTO_MAX_CONCURRENCY);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));

@@ -1,4 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+/** An output item that carries a file (a list written to CSV or JSON Lines): the node outputs it as it is. */
+export class FileItem {
+	constructor(
+		readonly json: IDataObject,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
 
 /** One operation: its fields (shown only for it) and what it does for one input item. */
 export interface OperationDef {
@@ -15,8 +23,8 @@ export interface OperationDef {
 	amounts?: boolean;
 	/** Fields of this operation; the registry adds the resource/operation display conditions. */
 	properties: INodeProperties[];
-	/** Returns the JSON of the output item(s) for input item `i`. */
-	execute(this: IExecuteFunctions, i: number): Promise<IDataObject | IDataObject[]>;
+	/** Returns the JSON of the output item(s) for input item `i`, or one item with a file. */
+	execute(this: IExecuteFunctions, i: number): Promise<IDataObject | IDataObject[] | FileItem>;
 }
 
 export interface ResourceDef {

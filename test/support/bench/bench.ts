@@ -19,6 +19,7 @@
  * 4. The trigger's cost per delivery (secret check + emit) over 10,000 deliveries through
  *    n8n-core's WebhookContext, good and forged secrets.
  * 5. The packed tarball's size and the time to load the action node's module.
+ * 6. Exports: 1,000,000 movements to a CSV file against the same to items (export.ts).
  *
  * The simulator runs in this process; every measurement runs in a fresh child process
  * (`tsx test/support/bench/bench.ts --case <json>`), so that memory numbers are its own. The
@@ -37,6 +38,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+import type { ExportRow } from './export';
+import { exportMarkdown, measureExports } from './export';
 import type { RecordedRequest } from '../simulator/core';
 import type { Anchor } from './anchors';
 import type { Simulator } from '../simulator/server';
@@ -620,7 +623,10 @@ export async function main(): Promise<void> {
 			log(`trigger case skipped: ${trigger.skipped}`);
 		}
 
-		// 6. Package size and module load time.
+		// 6. Exports (issue 24): 1,000,000 movements to CSV against the same to items (export.ts, its own simulator).
+		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env, records: quick ? 100_000 : undefined });
+
+		// 7. Package size and module load time.
 		const { packPackage } = await import('../n8n');
 		const tarball = await packPackage();
 		const tarballBytes = statSync(tarball).size;
@@ -661,6 +667,7 @@ export async function main(): Promise<void> {
 			},
 			list: rows.map((r) => ({ ...r, sameOutput: r.errors === 0 && r.digest === reference })),
 			trigger,
+			exports: exportRows,
 			package: { tarballBytes, files, ...load },
 			targets: targetsOf(rows, reference),
 			loadAverage: { start: loadAtStart, end: os.loadavg().map((n) => Math.round(n * 100) / 100) },
@@ -752,6 +759,7 @@ type Results = {
 	};
 	list: Array<Measured & { sameOutput: boolean }>;
 	trigger: TriggerResult | { skipped: string };
+	exports: ExportRow[];
 	package: { tarballBytes: number; files: number } & LoadResult;
 	targets: TargetCheck[];
 	loadAverage: { start: number[]; end: number[] };
@@ -818,6 +826,7 @@ function markdown(results: Results): string {
 		lines.push(`| Forged secret (secret check, answered 401) | ${t.forged.deliveries} | ${t.forged.totalMs} | ${t.forged.perDeliveryUs} |`);
 	}
 	lines.push('');
+	lines.push(...exportMarkdown(results.exports));
 	const p = results.package;
 	lines.push('| Package | Value |', '|---|---:|');
 	lines.push(`| npm pack tarball | ${(p.tarballBytes / 1024).toFixed(1)} KB, ${p.files} files |`);

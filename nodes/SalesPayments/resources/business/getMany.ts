@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { ENDPOINTS } from '../../shared/endpoints';
 import { listAll, listProperties } from '../../shared/lists';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -9,7 +9,6 @@ export const getMany: OperationDef = {
 	description: 'List the businesses owned by the owner of the API key',
 	properties: [...listProperties],
 	async execute(i) {
-		const { items } = await listAll.call(this, i, ENDPOINTS.business.listByOwner);
-		return items;
+		return await listAll.call(this, i, ENDPOINTS.business.listByOwner);
 	},
 };

@@ -19,7 +19,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const qs = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, qs, filterFields, [['initialDate', 'endDate']]);
-		const { items } = await listAll.call(this, i, { ...ENDPOINTS.commission.list, qs });
-		return items;
+		return await listAll.call(this, i, { ...ENDPOINTS.commission.list, qs });
 	},
 };

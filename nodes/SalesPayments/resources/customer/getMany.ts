@@ -30,7 +30,6 @@ export const getMany: OperationDef = {
 		const filters = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
 		const qs = toQuery(filters, { email: 'email', documentNumber: 'documentNumber', ...CREATED_UPDATED_QUERY_KEYS });
-		const { items } = await listAll.call(this, i, { ...ENDPOINTS.customer.list, qs });
-		return items;
+		return await listAll.call(this, i, { ...ENDPOINTS.customer.list, qs });
 	},
 };

@@ -1,9 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
-import { listAll, listProperties } from '../../shared/lists';
+import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../shared/lists';
 import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
 import { ENDPOINTS } from '../../shared/endpoints';
@@ -23,26 +23,12 @@ const filterFields = [
 	filter.boolean('omitCredit', 'Omit Credits', 'Whether to leave out credits (money coming in)'),
 ];
 
-const outputField: INodeProperties = {
-	displayName: 'Output',
-	name: 'output',
-	type: 'options',
-	options: [
-		{ name: 'Records', value: 'records', description: 'One item per movement' },
-		{
-			name: 'Summary',
-			value: 'summary',
-			description: 'One item with the number of matching movements and their total value in cents',
-		},
-	],
-	default: 'records',
+/** Output › Summary: the list's own count and total, from one smallest page. */
+const summaryOutput: INodePropertyOptions = {
+	name: 'Summary',
+	value: 'summary',
+	description: 'One item with the number of matching movements and their total value in cents',
 };
-
-/** Return All / Limit / Pagination apply to records only. */
-const recordListProperties: INodeProperties[] = listProperties.map((p) => ({
-	...p,
-	displayOptions: { ...(p.displayOptions ?? {}), show: { ...(p.displayOptions?.show ?? {}), output: ['records'] } },
-}));
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -50,9 +36,9 @@ export const getMany: OperationDef = {
 	action: 'Get many movements',
 	amounts: true,
 	description: 'Filter the financial movements (credits and debits) of the business, or sum them up',
-	properties: [outputField, ...recordListProperties, filterCollection(filterFields)],
+	properties: [...listPropertiesWith([summaryOutput]), filterCollection(filterFields)],
 	async execute(i) {
-		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'records'), ['records', 'summary'], i, 'Output');
+		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'items'), [...LIST_OUTPUTS, 'summary'], i, 'Output');
 		const body = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, body, filterFields, DATE_AND_VALUE_RANGES);
 		if (body.omitDebit === true && body.omitCredit === true) {
@@ -72,10 +58,9 @@ export const getMany: OperationDef = {
 			const summary: IDataObject = { count: data.count ?? null, totalValue: data.totalValue ?? null };
 			return summary;
 		}
-		const { items } = await listAll.call(this, i, {
+		return await listAll.call(this, i, {
 			...ENDPOINTS.movement.filter,
 			body,
 		});
-		return items;
 	},
 };

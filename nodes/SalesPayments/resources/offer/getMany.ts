@@ -13,10 +13,9 @@ export const getMany: OperationDef = {
 	properties: [productLocator('The product whose offers to list'), ...listProperties],
 	async execute(i) {
 		const productId = requireId.call(this, 'productId', i, 'Product');
-		const { items } = await listAll.call(this, i, {
+		return await listAll.call(this, i, {
 			...ENDPOINTS.offer.listByProduct,
 			pathParams: { id: { value: productId, label: 'Product' } },
 		});
-		return items;
 	},
 };

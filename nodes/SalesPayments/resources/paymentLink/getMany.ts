@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { ENDPOINTS } from '../../shared/endpoints';
 import { listAll, listProperties } from '../../shared/lists';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -10,9 +10,8 @@ export const getMany: OperationDef = {
 	description: 'List the payment links of the business',
 	properties: [...listProperties],
 	async execute(i) {
-		const { items } = await listAll.call(this, i, {
+		return await listAll.call(this, i, {
 			...ENDPOINTS.paymentLink.list,
 		});
-		return items;
 	},
 };

@@ -1,6 +1,6 @@
 import type { OperationDef } from '../../shared/types';
-import { ENDPOINTS } from '../../shared/endpoints';
 import { listAll, listProperties } from '../../shared/lists';
+import { ENDPOINTS } from '../../shared/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -11,7 +11,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		// Query and answer not shown: paged like the other lists; records read from `docs`,
 		// `pixels` or the first list in the answer.
-		const { items } = await listAll.call(this, i, ENDPOINTS.pixel.list);
-		return items;
+		return await listAll.call(this, i, ENDPOINTS.pixel.list);
 	},
 };

@@ -45,7 +45,6 @@ export const getMany: OperationDef = {
 		if (createdAt) body.createdAt = createdAt;
 		const updatedAt = range(f.updatedAfter, f.updatedBefore);
 		if (updatedAt) body.updatedAt = updatedAt;
-		const { items } = await listAll.call(this, i, { ...ENDPOINTS.product.filter, body });
-		return items;
+		return await listAll.call(this, i, { ...ENDPOINTS.product.filter, body });
 	},
 };

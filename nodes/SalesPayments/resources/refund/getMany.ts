@@ -53,11 +53,12 @@ export const getMany: OperationDef = {
 		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
 		// The sort options are query keys of their own name.
 		const qs = { ...toQuery(filters, CREATED_UPDATED_QUERY_KEYS), ...readFilters.call(this, i, optionFields, 'options') };
-		const { items } = await listAll.call(this, i, {
-			...ENDPOINTS.refund.list,
-			qs,
-		});
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-		return simplify ? items.map((r) => pick(r, REFUND_SIMPLE_FIELDS)) : items;
+		return await listAll.call(
+			this,
+			i,
+			{ ...ENDPOINTS.refund.list, qs },
+			simplify ? (r) => pick(r, REFUND_SIMPLE_FIELDS) : undefined,
+		);
 	},
 };

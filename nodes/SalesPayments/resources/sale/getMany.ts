@@ -28,7 +28,6 @@ export const getMany: OperationDef = {
 		// The spec does not show the headers of POST /sales/filter. Sales belong to a business, as
 		// do the records of every other filter endpoint (all KEYS+BIZ), so the credential's
 		// business is sent as `business-id`: without it the platform could not scope the sales.
-		const { items } = await listAll.call(this, i, { ...ENDPOINTS.sale.filter, body });
-		return items;
+		return await listAll.call(this, i, { ...ENDPOINTS.sale.filter, body });
 	},
 };

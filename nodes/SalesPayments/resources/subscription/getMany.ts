@@ -57,8 +57,8 @@ export const getMany: OperationDef = {
 	description: 'Filter the subscriptions of the business',
 	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
 	async execute(i) {
-		const items = await sortedFilterList.records.call(this, i, ENDPOINTS.subscription.filter, filterFields, sortFields);
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-		return simplify ? items.map((r: IDataObject) => simplifySubscription(r)) : items;
+		const shape = simplify ? (r: IDataObject) => simplifySubscription(r) : undefined;
+		return await sortedFilterList.records.call(this, i, ENDPOINTS.subscription.filter, filterFields, sortFields, shape);
 	},
 };

@@ -62,11 +62,10 @@ export const getMany: OperationDef = {
 		// "multiple events are allowed" for a string query parameter (the transport sends arrays so).
 		if (events.length) qs.events = events;
 		const businessId = await businessIdOf(this, filters.businessId, i);
-		const { items } = await listAll.call(this, i, {
+		return await listAll.call(this, i, {
 			...ENDPOINTS.webhook.list,
 			pathParams: { businessId: { value: businessId, label: 'Business ID' } },
 			qs,
 		});
-		return items;
 	},
 };

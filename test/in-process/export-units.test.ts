@@ -1,0 +1,290 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/**
+ * The pieces of the file exports on their own (issue 24): the CSV rules (RFC 4180 quoting, dot
+ * paths, formula neutralizing, the column rule), the compact set of records already written, and
+ * the byte source handed to n8n's prepareBinaryData, consumed the two ways n8n consumes it:
+ * `fs.promises.writeFile` (filesystem mode) and listeners as n8n's streamToBuffer has them (the
+ * other modes; n8n 2.41's version with once/off/close and destroy() on an idle timeout).
+ * Whole exports through n8n-core are in export.test.ts and export-paging.test.ts.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/shared/csv';
+import { ByteSource } from '../../nodes/SalesPayments/shared/export';
+import { HashedRecordSet } from '../../nodes/SalesPayments/shared/hashedRecords';
+import { parseCsv } from '../support/helpers/csv';
+
+describe('CSV cells', () => {
+	it('quotes fields with a comma, a quote, CR or LF, doubling quotes (RFC 4180)', () => {
+		expect(quote('plain')).toBe('plain');
+		expect(quote('a,b')).toBe('"a,b"');
+		expect(quote('say "hi"')).toBe('"say ""hi"""');
+		expect(quote('two\nlines')).toBe('"two\nlines"');
+		expect(quote('cr\rhere')).toBe('"cr\rhere"');
+		expect(quote('Zoë – 東京 😀')).toBe('Zoë – 東京 😀');
+	});
+
+	it.each([
+		['=1+1', "'=1+1"],
+		['+cmd|" /C calc"!A0', '\'+cmd|" /C calc"!A0'],
+		['-2+3', "'-2+3"],
+		['@SUM(A1:A2)', "'@SUM(A1:A2)"],
+		['\tTab', "'\tTab"],
+		['\rReturn', "'\rReturn"],
+		['-', "'-"],
+		// Plain numbers are numbers in every spreadsheet, never formulas.
+		['-150', '-150'],
+		['-150.00', '-150.00'],
+		['+55', '+55'],
+		['-1e-7', '-1e-7'],
+		['1-2', '1-2'],
+		['a=b', 'a=b'],
+		[' =1', ' =1'],
+	])('neutralizes %j as %j', (text, expected) => {
+		expect(neutralize(text)).toBe(expected);
+	});
+
+	it('flattens nested objects into dot paths, depth first; arrays stay values; empty objects give nothing', () => {
+		expect(flatten({ id: 1, customer: { email: 'a@b', address: { city: 'Rio' } }, tags: ['x', 'y'], meta: {}, none: null })).toEqual([
+			['id', 1],
+			['customer.email', 'a@b'],
+			['customer.address.city', 'Rio'],
+			['tags', ['x', 'y']],
+			['none', null],
+		]);
+	});
+});
+
+/** The CSV text a writer makes of one page. */
+function csvOf(writer: CsvWriter, records: IDataObject[]): string {
+	const out = new Utf8Builder();
+	writer.page(records, out);
+	return out.take().toString('utf8');
+}
+
+describe('Utf8Builder', () => {
+	it('encodes text of any length and script into one buffer per take, growing as needed', () => {
+		const out = new Utf8Builder();
+		const line = 'São Paulo – 東京 😀 \uD800 ,"x"\r\n';
+		for (let n = 0; n < 20_000; n++) out.append(line);
+		const bytes = out.take();
+		expect(bytes.toString('utf8')).toBe(line.repeat(20_000).replace('\uD800', '\uFFFD').replace(/\uD800/g, '\uFFFD'));
+		expect(bytes.length).toBe(Buffer.byteLength(line.repeat(20_000)));
+		out.append('next');
+		expect(out.take().toString('utf8')).toBe('next');
+		expect(out.take()).toHaveLength(0);
+	});
+});
+
+describe('CsvWriter', () => {
+	it('takes its columns from the first page and keeps later fields in the last column, naming them', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: true });
+		const first = csvOf(writer, [
+			{ id: 'a', valueInCents: -150, customer: { email: 'x@y' } },
+			{ id: 'b', valueInCents: 20, note: 'only here', customer: null },
+		]);
+		const later = csvOf(writer, [{ id: 'c', valueInCents: 3, refundedAt: '2025-06-02', customer: { email: 'z@y', phone: '+55 11' } }]);
+		const rows = parseCsv(first + later);
+		expect(rows).toEqual([
+			['id', 'valueInCents', 'customer.email', 'note', 'customer', EXTRA_COLUMN],
+			['a', '-150', 'x@y', '', '', ''],
+			['b', '20', '', 'only here', '', ''],
+			['c', '3', 'z@y', '', '', JSON.stringify({ refundedAt: '2025-06-02', 'customer.phone': '+55 11' })],
+		]);
+		expect(writer.summary()).toEqual({
+			columns: ['id', 'valueInCents', 'customer.email', 'note', 'customer'],
+			extraFields: ['refundedAt', 'customer.phone'],
+			recordsWithExtraFields: 1,
+		});
+		expect(first.endsWith('\r\n')).toBe(true);
+	});
+
+	it('neutralizes header names too, and renames its own column when a field already has its name', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: true });
+		const rows = parseCsv(csvOf(writer, [{ '=evil': 1, [EXTRA_COLUMN]: 'mine' }]));
+		expect(rows[0]).toEqual(["'=evil", EXTRA_COLUMN, `_${EXTRA_COLUMN}`]);
+		expect(rows[1]).toEqual(['1', 'mine', '']);
+	});
+
+	it('keeps a dotted key that collides with a nested path (nothing is lost)', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: false });
+		const rows = parseCsv(csvOf(writer, [{ 'a.b': 1, a: { b: 2 } }]));
+		expect(rows).toEqual([
+			['a.b', EXTRA_COLUMN],
+			['1', JSON.stringify({ 'a.b': 2 })],
+		]);
+	});
+
+	it('with neutralizing off, writes formulas as they are', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: false });
+		expect(parseCsv(csvOf(writer, [{ f: '=1+1' }]))[1]).toEqual(['=1+1', '']);
+	});
+});
+
+describe('HashedRecordSet', () => {
+	it('knows records by id with its type (1 and "1" differ), else by content whatever the key order', () => {
+		const set = new HashedRecordSet();
+		expect(set.add({ id: 1 })).toBe(true);
+		expect(set.add({ id: '1' })).toBe(true);
+		expect(set.add({ id: 1, other: 'field' })).toBe(false);
+		expect(set.add({ id: '1' })).toBe(false);
+		expect(set.add({ a: 1, b: { c: 2 } })).toBe(true);
+		expect(set.add({ b: { c: 2 }, a: 1 })).toBe(false);
+		expect(set.add({ a: 1, b: { c: 3 } })).toBe(true);
+		expect([set.size, set.repeats]).toEqual([4, 3]);
+	});
+
+	it('holds 1,000,000 ids in 16 MB (8 bytes a slot, at most 3/4 full), each once', () => {
+		const set = new HashedRecordSet();
+		let added = 0;
+		for (let n = 0; n < 1_000_000; n++) if (set.add({ id: `movement-${n}` })) added++;
+		expect(added).toBe(1_000_000);
+		let repeats = 0;
+		for (let n = 0; n < 1_000_000; n += 1000) if (!set.add({ id: `movement-${n}` })) repeats++;
+		expect(repeats).toBe(1000);
+		expect((set as unknown as { slots: Uint32Array }).slots.byteLength).toBe(16 * 1024 * 1024);
+	});
+});
+
+/** Chunks of a walk that fails after `failAfter` chunks, with what a consumer left unread. */
+function source(chunks: string[], failAfter?: number) {
+	const state = { finished: false, error: new Error('page 3 failed') };
+	async function* gen(): AsyncGenerator<Buffer> {
+		try {
+			for (let n = 0; n < chunks.length; n++) {
+				if (n === failAfter) throw state.error;
+				await new Promise((resolve) => setImmediate(resolve));
+				yield Buffer.from(chunks[n]);
+			}
+		} finally {
+			state.finished = true;
+		}
+	}
+	return { source: new ByteSource(() => gen()), state };
+}
+
+/** n8n 2.41's streamToBuffer (@n8n/backend-network), as it uses a stream, with its idle timer. */
+async function streamToBuffer241(stream: ByteSource, idleMs: number): Promise<Buffer> {
+	return await new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let settled = false;
+		let timer: NodeJS.Timeout | undefined;
+		const arm = () => {
+			clearTimeout(timer);
+			timer = setTimeout(() => {
+				stream.destroy();
+				settle(() => reject(new Error(`Response body timed out after ${idleMs}ms without data`)));
+			}, idleMs);
+		};
+		const onData = (chunk?: unknown) => {
+			chunks.push(chunk as Buffer);
+			arm();
+		};
+		const onEnd = () => settle(() => resolve(Buffer.concat(chunks)));
+		const onError = (cause?: unknown) => settle(() => reject(cause as Error));
+		const onClose = () => settle(() => reject(new Error('Stream closed before completing')));
+		function settle(action: () => void) {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			stream.off('data', onData);
+			stream.off('end', onEnd);
+			stream.off('error', onError);
+			stream.off('close', onClose);
+			action();
+		}
+		stream.on('data', onData);
+		stream.once('end', onEnd);
+		stream.once('error', onError);
+		stream.once('close', onClose);
+		arm();
+	});
+}
+
+/** n8n 1.x / 2.8's streamToBuffer (n8n-core binary-data/utils). */
+async function streamToBuffer28(stream: ByteSource): Promise<Buffer> {
+	return await new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		stream.on('data', (chunk) => chunks.push(chunk as Buffer));
+		stream.on('end', () => resolve(Buffer.concat(chunks)));
+		stream.once('error', (cause) => reject(cause as Error));
+	});
+}
+
+describe('ByteSource, as n8n reads it', () => {
+	const dir = mkdtempSync(path.join(tmpdir(), 'sp-bytes-'));
+
+	it('fs.promises.writeFile (filesystem mode) writes every chunk in order', async () => {
+		const { source: s, state } = source(['a,b\r\n', '1,2\r\n', '3,4\r\n']);
+		const file = path.join(dir, 'ok.csv');
+		await writeFile(file, s as never);
+		expect(readFileSync(file, 'utf8')).toBe('a,b\r\n1,2\r\n3,4\r\n');
+		expect(state.finished).toBe(true);
+	});
+
+	it('reuse: writeFile is done with a chunk when it asks for the next, so one buffer serves every page; listeners keep their chunks', async () => {
+		const made: boolean[] = [];
+		const pages = ['first page\r\n', 'second\r\n', 'third, longer page\r\n'];
+		async function* overwriting(reuse: boolean): AsyncGenerator<Buffer> {
+			made.push(reuse);
+			const shared = Buffer.alloc(64);
+			for (const page of pages) {
+				await new Promise((resolve) => setImmediate(resolve));
+				const bytes = reuse ? shared : Buffer.alloc(64);
+				yield bytes.subarray(0, bytes.write(page));
+			}
+		}
+		const file = path.join(dir, 'reused.csv');
+		await writeFile(file, new ByteSource(overwriting) as never);
+		expect(readFileSync(file, 'utf8')).toBe(pages.join(''));
+		expect((await streamToBuffer28(new ByteSource(overwriting))).toString()).toBe(pages.join(''));
+		expect(made).toEqual([true, false]);
+	});
+
+	it('fs.promises.writeFile rejects with the walk\'s own error, which the source keeps', async () => {
+		const { source: s, state } = source(['a\r\n', 'b\r\n', 'c\r\n'], 2);
+		await expect(writeFile(path.join(dir, 'failed.csv'), s as never)).rejects.toBe(state.error);
+		expect(s.failure).toBe(state.error);
+	});
+
+	it.each([
+		['1.x / 2.8', (s: ByteSource) => streamToBuffer28(s)],
+		['2.41', (s: ByteSource) => streamToBuffer241(s, 5_000)],
+	])("n8n %s's streamToBuffer gets every chunk, then the end", async (_v, read) => {
+		const { source: s } = source(['x', 'y', 'z']);
+		expect((await read(s)).toString()).toBe('xyz');
+	});
+
+	it.each([
+		['1.x / 2.8', (s: ByteSource) => streamToBuffer28(s)],
+		['2.41', (s: ByteSource) => streamToBuffer241(s, 5_000)],
+	])("n8n %s's streamToBuffer rejects with the walk's own error", async (_v, read) => {
+		const { source: s, state } = source(['x', 'y', 'z'], 1);
+		await expect(read(s)).rejects.toBe(state.error);
+		expect(s.failure).toBe(state.error);
+	});
+
+	it("n8n 2.41's idle timeout destroys the source: the walk ends (its finally runs) and nothing more is emitted", async () => {
+		let release: () => void = () => undefined;
+		let finished = false;
+		async function* slow(): AsyncGenerator<Buffer> {
+			try {
+				yield Buffer.from('first');
+				await new Promise<void>((resolve) => (release = resolve));
+				yield Buffer.from('never read');
+			} finally {
+				finished = true;
+			}
+		}
+		const s = new ByteSource(() => slow());
+		await expect(streamToBuffer241(s, 50)).rejects.toThrow('Response body timed out after 50ms without data');
+		release();
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(finished).toBe(true);
+	});
+});

@@ -1,0 +1,282 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/**
+ * The export rows of `npm run bench` (issue 24): Movement › Get Many of 1,000,000 movements
+ * (default Pagination settings) as a CSV file in n8n's filesystem binary data mode, against the
+ * same Return All as items (Pagination › Max Records raised to 1,000,000). Both run the built
+ * package through n8n-core (n8n-run.ts executeNode) in a fresh child process each, alternated
+ * over the rounds; each figure is the median. Memory is the peak above the level before the run
+ * (RSS sampled every 10 ms and the kernel's high-water mark; V8 heap). After each measured run,
+ * outside the measurement, the child reads the output back: the items' ids, or the file's lines
+ * from disk, and digests the ids in order, so that both rows must hold the same records in the
+ * same order.
+ * Targets: the export's extra RSS at most 100 MB; its time at most 1.1x the items' time.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+
+import type { IBinaryData } from 'n8n-workflow';
+
+import type { Target } from './bench';
+
+const CHILD_TIMEOUT_MS = 20 * 60_000;
+
+type Output = 'items' | 'csvFile';
+
+interface ExportSpec {
+	output: Output;
+	target: Target;
+	records: number;
+}
+
+interface ExportRun {
+	wallMs: number;
+	cpuMs: number;
+	rssDeltaMb: number;
+	heapDeltaMb: number;
+	records: number;
+	fileBytes?: number;
+	digest: string;
+	error?: string;
+}
+
+export interface ExportRow {
+	id: string;
+	output: string;
+	records: number;
+	runs: number;
+	wallMs: number;
+	runsMs: number[];
+	cpuMs: number;
+	rssDeltaMb: number;
+	heapDeltaMb: number;
+	recordsPerSecond: number;
+	fileBytes?: number;
+	/** Time of this row / the items row (medians). */
+	vsItems: number;
+	sameRecords: boolean;
+	errors: number;
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
+
+function parameters(spec: ExportSpec, limit?: number) {
+	return {
+		resource: 'movement',
+		operation: 'getMany',
+		output: spec.output,
+		returnAll: limit === undefined,
+		...(limit === undefined ? {} : { limit }),
+		pagination: { maxRecords: spec.records },
+	};
+}
+
+/** Child process: one measured run (after a one-page warm-up), then its output read back. */
+async function runCase(spec: ExportSpec): Promise<ExportRun> {
+	if (spec.output === 'csvFile') {
+		const { useBinaryMode } = await import('../harness/binary');
+		await useBinaryMode('filesystem');
+	}
+	const { executeNode } = await import('./n8n-run');
+	await executeNode(parameters(spec, 10), { ...spec.target });
+	gc();
+	gc();
+	const before = process.memoryUsage();
+	const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+	let peakRss = before.rss;
+	let peakHeap = before.heapUsed;
+	const sample = () => {
+		const m = process.memoryUsage();
+		peakRss = Math.max(peakRss, m.rss);
+		peakHeap = Math.max(peakHeap, m.heapUsed);
+	};
+	const timer = setInterval(sample, 10);
+	const cpuBefore = process.cpuUsage();
+	const started = performance.now();
+	let items: Awaited<ReturnType<typeof executeNode>> = [];
+	let error: string | undefined;
+	try {
+		items = await executeNode(parameters(spec), { ...spec.target });
+	} catch (e) {
+		error = (e as Error).message;
+	} finally {
+		clearInterval(timer);
+	}
+	const wallMs = performance.now() - started;
+	const cpu = process.cpuUsage(cpuBefore);
+	sample();
+	const maxRssAfter = process.resourceUsage().maxRSS * 1024;
+	if (maxRssAfter > maxRssBefore) peakRss = Math.max(peakRss, maxRssAfter);
+	const hash = createHash('sha256');
+	let records = 0;
+	let fileBytes: number | undefined;
+	if (!error && spec.output === 'items') {
+		for (const item of items) hash.update(`${String(item.json.id)}\n`);
+		records = items.length;
+	} else if (!error) {
+		const { binaryPath } = await import('../harness/binary');
+		const file = items[0]?.binary?.data as IBinaryData;
+		fileBytes = file.bytes;
+		let header = true;
+		for await (const line of createInterface({ input: createReadStream(binaryPath(file)), crlfDelay: Infinity })) {
+			if (header || line === '') {
+				header = false;
+				continue;
+			}
+			// Movement ids hold no comma: the first cell is the id.
+			hash.update(`${line.slice(0, line.indexOf(','))}\n`);
+			records++;
+		}
+		if (records !== items[0].json.records) error = `the file holds ${records} rows, its summary says ${String(items[0].json.records)}`;
+	}
+	if (!error && records !== spec.records) error = `${records} records, expected ${spec.records}`;
+	return {
+		wallMs: Math.round(wallMs),
+		cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+		rssDeltaMb: mb(peakRss - before.rss),
+		heapDeltaMb: mb(peakHeap - before.heapUsed),
+		records,
+		...(fileBytes === undefined ? {} : { fileBytes }),
+		digest: hash.digest('hex'),
+		...(error ? { error } : {}),
+	};
+}
+
+function runChild(spec: ExportSpec, env: NodeJS.ProcessEnv): Promise<ExportRun> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', __filename, '--export-case', JSON.stringify(spec)], {
+			cwd: path.resolve(__dirname, '../../..'),
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			const line = stdout
+				.split('\n')
+				.reverse()
+				.find((l) => l.startsWith('{"result"'));
+			if (code !== 0 || !line) return reject(new Error(`export case ${spec.output} failed (exit ${code}): ${stderr.slice(-2000)}`));
+			resolve((JSON.parse(line) as { result: ExportRun }).result);
+		});
+	});
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Runs the export rows: its own simulator holding `records` movements for the primary business
+ * (default 1,000,000), the items case and the CSV case alternated over `repeats` rounds.
+ */
+export async function measureExports(options: {
+	repeats: number;
+	log: (line: string) => void;
+	env?: NodeJS.ProcessEnv;
+	records?: number;
+}): Promise<ExportRow[]> {
+	const records = options.records ?? 1_000_000;
+	const { startSimulator } = await import('../simulator/server');
+	const { addMovements } = await import('../simulator/routes/financials');
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-export-'));
+	const env = { ...(options.env ?? process.env), N8N_USER_FOLDER: userFolder, NODE_ENV: 'production' };
+	const sim = await startSimulator();
+	try {
+		const target: Target = sim.credentials;
+		const existing = sim.state.col('movements').filter((m) => m._businessId === target.businessId).length;
+		addMovements(sim, target.businessId, records - existing);
+		options.log(`export: simulator on ${sim.url} with ${records.toLocaleString('en-US')} movements`);
+		const runs: Record<Output, ExportRun[]> = { items: [], csvFile: [] };
+		const order: Output[] = ['items', 'csvFile'];
+		for (let r = 0; r < options.repeats; r++) {
+			for (const output of r % 2 ? [...order].reverse() : order) {
+				sim.clearRequests();
+				runs[output].push(await runChild({ output, target, records }, env));
+			}
+			options.log(`  export round ${r + 1}/${options.repeats}: items ${runs.items.at(-1)!.wallMs} ms, csv ${runs.csvFile.at(-1)!.wallMs} ms (load ${os.loadavg()[0].toFixed(2)})`);
+		}
+		const reference = runs.items.find((x) => !x.error)?.digest;
+		const row = (output: Output, id: string): Omit<ExportRow, 'vsItems'> => {
+			const all = runs[output];
+			for (const x of all) if (x.error) options.log(`  ${id}: ERROR ${x.error}`);
+			const wallMs = Math.round(median(all.map((x) => x.wallMs)));
+			return {
+				id,
+				output,
+				records,
+				runs: all.length,
+				wallMs,
+				runsMs: all.map((x) => x.wallMs),
+				cpuMs: Math.round(median(all.map((x) => x.cpuMs))),
+				rssDeltaMb: median(all.map((x) => x.rssDeltaMb)),
+				heapDeltaMb: median(all.map((x) => x.heapDeltaMb)),
+				recordsPerSecond: Math.round(records / (wallMs / 1000)),
+				...(all[0].fileBytes === undefined ? {} : { fileBytes: all[0].fileBytes }),
+				sameRecords: reference !== undefined && all.every((x) => !x.error && x.digest === reference),
+				errors: all.filter((x) => x.error).length,
+			};
+		};
+		const items = row('items', 'export/items');
+		const csv = row('csvFile', 'export/csv-filesystem');
+		return [
+			{ ...items, vsItems: 1 },
+			{ ...csv, vsItems: Math.round((csv.wallMs / items.wallMs) * 100) / 100 },
+		];
+	} finally {
+		await sim.close();
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+/** The rows as the bench's results.md shows them, with the issue's targets. */
+export function exportMarkdown(rows: ExportRow[]): string[] {
+	if (rows.length === 0) return [];
+	const csv = rows.find((r) => r.output === 'csvFile');
+	const lines = [
+		`Export (issue 24): Movement › Get Many of ${rows[0].records.toLocaleString('en-US')} movements, default Pagination settings, each run in a fresh process (n8n-core, the built package); medians of ${rows[0].runs} alternating runs.`,
+		'',
+		'| Output | Runs | Median (ms) | Fastest-slowest (ms) | / items | Records/s | CPU (ms) | RSS Δ (MB) | Heap Δ (MB) | File | Same records, same order |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
+		...rows.map(
+			(r) =>
+				`| ${r.output === 'items' ? `Items (Max Records ${r.records.toLocaleString('en-US')})` : 'CSV File, filesystem binary mode'} | ${r.runs} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.vsItems} | ${r.recordsPerSecond.toLocaleString('en-US')} | ${r.cpuMs} | ${r.rssDeltaMb} | ${r.heapDeltaMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`,
+		),
+	];
+	if (csv) {
+		lines.push(
+			'',
+			'| Target | Goal | Measured | Met |',
+			'|---|---|---|:---:|',
+			`| Export to CSV: extra RSS | <= 100 MB | ${csv.rssDeltaMb} MB | ${csv.rssDeltaMb <= 100 ? 'yes' : 'no'} |`,
+			`| Export to CSV: time / items Return All | <= 1.1 | ${csv.vsItems} | ${csv.vsItems <= 1.1 ? 'yes' : 'no'} |`,
+		);
+	}
+	return [...lines, ''];
+}
+
+// Children are started on this file.
+if (require.main === module) {
+	const at = process.argv.indexOf('--export-case');
+	const work = at >= 0 ? runCase(JSON.parse(process.argv[at + 1]) as ExportSpec) : Promise.reject(new Error('usage: --export-case <json>'));
+	work
+		.then((result) => {
+			process.stdout.write(`${JSON.stringify({ result })}\n`);
+			process.exit(0);
+		})
+		.catch((error: Error) => {
+			process.stderr.write(`${error.stack ?? error.message}\n`);
+			process.exit(1);
+		});
+}
