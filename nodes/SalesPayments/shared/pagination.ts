@@ -98,9 +98,9 @@ export class SeenRecords implements RecordSet {
 	/** False when the record was already there. */
 	add(record: IDataObject): boolean {
 		const id = record.id;
-		const [set, key] = typeof id === 'string' || typeof id === 'number' ? [this.ids, id] : [this.others, stable(record)];
+		const set: Set<string | number> = typeof id === 'string' || typeof id === 'number' ? this.ids : this.others;
 		const before = set.size;
-		(set as Set<typeof key>).add(key);
+		set.add(set === this.ids ? (id as string | number) : stable(record));
 		return set.size > before;
 	}
 }
