@@ -3,23 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { Explain } from '../../shared/errors';
 import { fieldError, notFound } from '../../shared/errors';
 import { fixedList, fixedValues, mergeBody, setPath } from '../../shared/records';
-import { checkBoolean, checkCents, checkInteger, checkNumber, optionalText, parseJsonObject } from '../../shared/validation';
-import type { LinkField } from './descriptions';
+import { readField } from '../../shared/fields';
+import { checkCents, checkInteger, checkNumber, parseJsonObject } from '../../shared/validation';
 import { commonFields, createOnlyFields, nameField, updateOnlyFields, valueInCents } from './descriptions';
-
-function readField(ctx: IExecuteFunctions, f: LinkField, value: unknown, i: number): unknown {
-	const label = f.property.displayName;
-	switch (f.kind) {
-		case 'boolean':
-			return checkBoolean.call(ctx, value, i, label);
-		case 'cents':
-			return checkCents.call(ctx, value, i, label);
-		case 'integer':
-			return checkInteger.call(ctx, value, i, label, f.min ?? 0);
-		case 'text':
-			return optionalText(value);
-	}
-}
 
 function readInstallmentOptions(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject[] {
 	return fixedList(value, 'option').map((o, n) => {
