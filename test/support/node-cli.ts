@@ -13,8 +13,8 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { cacheRoot, ensureNode, errorTail, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n';
-import type { NodeRuntime } from './n8n';
+import { cacheRoot, ensureNode, errorTail, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n-install';
+import type { NodeRuntime } from './n8n-install';
 import type { Log } from './progress';
 import { npmWatcher, runStep, toStderr } from './progress';
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-import { packPackage, REPO_DIR } from './n8n';
+import { packPackage, REPO_DIR } from './n8n-install';
 
 export const ALLOWED_TOP_LEVEL = ['dist', 'package.json', 'README.md', 'LICENSE'];
 

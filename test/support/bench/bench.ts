@@ -4,7 +4,7 @@
  * bench/results.md.
  *
  * 1. Return All of 100,000 movements (Movement > Get Many) executed by n8n-core (the built
- *    package run as test/support/harness/n8n.ts runNodes() runs it, without its secret audit: see
+ *    package run as test/support/harness/n8n-core.ts runNodes() runs it, without its secret audit: see
  *    n8n-run.ts) against the simulator, beside three anchors measured in the same rounds:
  *    **the floor**, a sequential keep-alive loop on `node:http` that sends the same pages with the
  *    same headers and body as the node (captured from the simulator) and parses each page's JSON
@@ -627,7 +627,7 @@ export async function main(): Promise<void> {
 		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env, records: quick ? 100_000 : undefined });
 
 		// 7. Package size and module load time.
-		const { packPackage } = await import('../n8n');
+		const { packPackage } = await import('../n8n-install');
 		const tarball = await packPackage();
 		const tarballBytes = statSync(tarball).size;
 		const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').length;
