@@ -21,6 +21,7 @@ import { startSimulator } from './simulator/server';
 import { ensureN8n, N8N_VERSION, npmCommand, packPackage, REPO_DIR, run } from './n8n-install';
 import { DEFAULT_OWNER, freePort, N8nInstance, sleep } from './n8n-process';
 import { step } from './progress';
+import { runCommand } from './command';
 
 export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples', 'workflows');
 /** The example whose trigger is activated by the demo. */
@@ -250,3 +251,5 @@ export async function main() {
   Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
 `);
 }
+
+runCommand(module, main);

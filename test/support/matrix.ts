@@ -6,6 +6,7 @@
  * this lets CI or a developer do the slow part up front.
  */
 import { ensureN8n, installedVersion, matrixTargets, n8nCacheDir } from './n8n-install';
+import { runCommand } from './command';
 
 export async function installMatrix(versions: string[], log: (line: string) => void): Promise<void> {
 	for (const target of matrixTargets(versions.length ? versions.join(',') : undefined)) {
@@ -19,3 +20,5 @@ export async function installMatrix(versions: string[], log: (line: string) => v
 export async function main(): Promise<void> {
 	await installMatrix(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
 }
+
+runCommand(module, main);
