@@ -33,6 +33,11 @@ export function fieldOf(kind: FieldKind, property: INodeProperties): Field {
 	return { kind, property };
 }
 
+/** A field typed as text: plain text, an email address or a list of IDs. */
+function typed(kind: FieldKind, name: string, displayName: string, description: string, placeholder?: string): Field {
+	return fieldOf(kind, { displayName, name, type: 'string', default: '', description, ...(placeholder ? { placeholder } : {}) });
+}
+
 export const field = {
 	/** A date-time, sent as ISO 8601 UTC with milliseconds. */
 	date(name: string, displayName: string, description: string): Field {
@@ -58,28 +63,14 @@ export const field = {
 		};
 	},
 	text(name: string, displayName: string, description: string, placeholder?: string): Field {
-		return fieldOf('text', { displayName, name, type: 'string', default: '', description, ...(placeholder ? { placeholder } : {}) });
+		return typed('text', name, displayName, description, placeholder);
 	},
 	email(name: string, displayName: string, description: string): Field {
-		return fieldOf('email', {
-			displayName,
-			name,
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description,
-		});
+		return typed('email', name, displayName, description, 'name@email.com');
 	},
 	/** A list of IDs typed as comma-separated text (or an array from an expression). */
 	ids(name: string, displayName: string, description: string): Field {
-		return fieldOf('ids', {
-			displayName,
-			name,
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 1b2c3d4e-..., 5f6a7b8c-...',
-			description,
-		});
+		return typed('ids', name, displayName, description, 'e.g. 1b2c3d4e-..., 5f6a7b8c-...');
 	},
 	boolean(name: string, displayName: string, description: string): Field {
 		return fieldOf('boolean', { displayName, name, type: 'boolean', default: false, description });

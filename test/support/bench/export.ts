@@ -21,6 +21,7 @@ import type { IBinaryData } from 'n8n-workflow';
 
 import type { Target } from './cases';
 import { runCommand } from '../command';
+import type { RunFigures } from './measure';
 import { answerCase, caseArgs, measureMemory, median, runChild } from './measure';
 
 const CHILD_TIMEOUT_MS = 20 * 60_000;
@@ -44,16 +45,10 @@ interface ExportRun {
 	error?: string;
 }
 
-export interface ExportRow {
+export interface ExportRow extends RunFigures {
 	id: string;
 	output: string;
 	records: number;
-	runs: number;
-	wallMs: number;
-	runsMs: number[];
-	cpuMs: number;
-	rssDeltaMb: number;
-	heapDeltaMb: number;
 	recordsPerSecond: number;
 	fileBytes?: number;
 	/** Time of this row / the items row (medians). */

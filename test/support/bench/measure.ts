@@ -18,6 +18,16 @@ export interface Memory {
 	heapDeltaMb: number;
 }
 
+/** The figures of a case over its runs: the median wall time and every run's, median CPU time and memory. */
+export interface RunFigures {
+	runs: number;
+	wallMs: number;
+	runsMs: number[];
+	cpuMs: number;
+	rssDeltaMb: number;
+	heapDeltaMb: number;
+}
+
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 /** Samples memory while `work` runs and returns its peak use above the level before it. */

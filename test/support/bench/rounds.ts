@@ -10,6 +10,7 @@ import os from 'node:os';
 import type { Anchor } from './anchors';
 import type { CaseSpec, Client, ListResult, ListSpec, Target } from './cases';
 import { caseChildArgs, sameHeaders } from './cases';
+import type { RunFigures } from './measure';
 import { median, round, runChild } from './measure';
 import type { RecordedRequest } from '../simulator/core';
 import type { Simulator } from '../simulator/server';
@@ -29,8 +30,8 @@ export function runCaseChild<T>(spec: CaseSpec, env: NodeJS.ProcessEnv): Promise
 	return runChild<T>(caseChildArgs(spec), env, CHILD_TIMEOUT_MS, `bench case ${spec.kind}`);
 }
 
-/** One case of the table, measured over the rounds. */
-export interface Measured {
+/** One case of the table, measured over the rounds (CPU time: of the measuring process). */
+export interface Measured extends RunFigures {
 	id: string;
 	scenario: string;
 	latencyMs: number;
@@ -39,14 +40,6 @@ export interface Measured {
 	client: Client;
 	/** What the node ran with: "default (auto)", "fixed 1", "main@abc1234 default" ... */
 	settings: string;
-	runs: number;
-	/** Median wall time (ms), and every run's. */
-	wallMs: number;
-	runsMs: number[];
-	/** Median CPU time of the measuring process (ms). */
-	cpuMs: number;
-	rssDeltaMb: number;
-	heapDeltaMb: number;
 	/** API requests of one run (the warm-up's excluded), median; by status over all runs. */
 	requests: number;
 	statuses: Record<string, number>;
