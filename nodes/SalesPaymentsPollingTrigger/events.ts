@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FilterField } from '../SalesPayments/shared/filters';
-import { filter } from '../SalesPayments/shared/filters';
+import type { Field } from '../SalesPayments/shared/fields';
+import { field } from '../SalesPayments/shared/fields';
 import type { ListRequest } from '../SalesPayments/shared/pagination';
 import {
 	PRODUCT_STATUS_OPTIONS,
@@ -59,7 +59,7 @@ export interface PollEvent {
 	/** Whether "Start From" applies (a past date can only be replayed where records carry the date). */
 	startFrom: boolean;
 	/** Filters the endpoint can apply, under the event's Filters collection. */
-	filterFields: FilterField[];
+	filterFields: Field[];
 	/** Name of the event's statuses parameter, if it has one. */
 	statusesParam?: string;
 	/** The list requests that read the event's records. */
@@ -74,13 +74,13 @@ function refundRequest(dateKey: 'createdAt' | 'updatedAt', req: RequestContext):
 }
 
 const withdrawFilterFields = [
-	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
-	filter.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
-	filter.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+	field.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
+	field.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	field.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
 ];
 
 const movementFilterFields = [
-	filter.option(
+	field.option(
 		'direction',
 		'Direction',
 		[
@@ -90,26 +90,26 @@ const movementFilterFields = [
 		],
 		'Which movements to report (sent as omitDebit / omitCredit)',
 	),
-	filter.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
-	filter.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
-	filter.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
+	field.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
+	field.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
+	field.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
 ];
 
 const saleFilterFields = [
-	filter.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
-	filter.email('email', 'Buyer Email', 'Only sales to the buyer with this email address'),
-	filter.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
+	field.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
+	field.email('email', 'Buyer Email', 'Only sales to the buyer with this email address'),
+	field.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
 ];
 
 const subscriptionFilterFields = [
-	filter.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
-	filter.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
-	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
+	field.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
+	field.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
+	field.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
 ];
 
 const productFilterFields = [
-	filter.option('type', 'Type', PRODUCT_TYPE_OPTIONS, 'Only products of this type'),
-	filter.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
+	field.option('type', 'Type', PRODUCT_TYPE_OPTIONS, 'Only products of this type'),
+	field.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
 ];
 
 export const EVENTS: PollEvent[] = [
@@ -184,7 +184,7 @@ export const EVENTS: PollEvent[] = [
 		mode: 'cursor',
 		timeFields: ['createdAt', 'date'],
 		startFrom: true,
-		filterFields: [filter.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. pending')],
+		filterFields: [field.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. pending')],
 		requests: (req) => [
 			{
 				...ENDPOINTS.commission.list,

@@ -7,7 +7,7 @@
  */
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
-import { nodeOutput } from '../support/n8n';
+import { nodeOutput } from '../support/n8n-process';
 import type { JsonObject } from '../support/simulator/core';
 
 /** A real 1x1 PNG. */

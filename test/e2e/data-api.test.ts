@@ -4,7 +4,7 @@
  * workflows run through `n8n execute` against the simulator. The example workflows are run as
  * shipped in examples.test.ts.
  */
-import { nodeOutput } from '../support/n8n';
+import { nodeOutput } from '../support/n8n-process';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import type { E2eContext } from './setup';

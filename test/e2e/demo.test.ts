@@ -18,7 +18,8 @@ import { DATA_CREDENTIAL_ID, SAMPLE_VOUCHER_CODE, SHOP_WORKFLOW_ID, startDemo } 
 import { chromiumForTests } from '../support/chromium';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import { readSchemaFile, schemaFiles } from '../support/schemas/files';
-import { DEFAULT_OWNER, REPO_DIR, sleep } from '../support/n8n';
+import { REPO_DIR } from '../support/n8n-install';
+import { DEFAULT_OWNER, sleep } from '../support/n8n-process';
 import { INSTALL_TIMEOUT } from './setup';
 
 const SECRET_HEADER = 'x-sp-webhook-secret';

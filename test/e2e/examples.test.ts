@@ -23,8 +23,8 @@ import {
 	SHOP_WORKFLOW_ID,
 } from '../support/demo';
 import { csvRecords } from '../support/helpers/csv';
-import type { ExecutedRun } from '../support/n8n';
-import { DEFAULT_OWNER, nodeOutput, sleep } from '../support/n8n';
+import type { ExecutedRun } from '../support/n8n-process';
+import { DEFAULT_OWNER, nodeOutput, sleep } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 

@@ -13,8 +13,8 @@ import path from 'node:path';
 
 import { csvRecords } from '../support/helpers/csv';
 import { listed } from '../support/helpers/reads';
-import type { ExecutedRun } from '../support/n8n';
-import { nodeOutput } from '../support/n8n';
+import type { ExecutedRun } from '../support/n8n-process';
+import { nodeOutput } from '../support/n8n-process';
 import { addMovements } from '../support/simulator/routes/financials';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';

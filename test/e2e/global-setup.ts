@@ -7,7 +7,7 @@
 import path from 'node:path';
 
 import { ensureChromium } from '../support/chromium';
-import { ensureN8n, REPO_DIR } from '../support/n8n';
+import { ensureN8n, REPO_DIR } from '../support/n8n-install';
 import { toStderr } from '../support/progress';
 
 const EDITOR_TEST = path.join(REPO_DIR, 'test', 'e2e', 'demo.test.ts');

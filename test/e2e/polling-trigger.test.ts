@@ -12,7 +12,7 @@ import path from 'node:path';
 import axios from 'axios';
 
 import { DATA_CREDENTIAL_ID, demoExamples } from '../support/demo';
-import { DEFAULT_OWNER, sleep } from '../support/n8n';
+import { DEFAULT_OWNER, sleep } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 

@@ -2,7 +2,8 @@
  * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
  * this package packed and installed as a community package, a simulator in this process.
  */
-import { ensureN8n, N8nInstance, packPackage } from '../support/n8n';
+import { ensureN8n, packPackage } from '../support/n8n-install';
+import { N8nInstance } from '../support/n8n-process';
 import { toStderr } from '../support/progress';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 
 import axios from 'axios';
 
-import { DEFAULT_OWNER, ensureN8n, N8nInstance, packPackage, sleep } from '../support/n8n';
+import { ensureN8n, packPackage } from '../support/n8n-install';
+import { DEFAULT_OWNER, N8nInstance, sleep } from '../support/n8n-process';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
 import { dataCredential, INSTALL_TIMEOUT } from './setup';

@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { withDecimalAmounts } from '../../nodes/SalesPayments/shared/simplify';
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';

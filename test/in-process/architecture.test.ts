@@ -5,9 +5,14 @@
  * - a resource's files import nothing from another resource; nothing outside resources/ imports
  *   a resource's files, except the registry (resources/index.ts) that the action node reads;
  * - shared/ imports nothing from resources/, listSearch/ or the nodes;
- * - test/ imports nothing from scripts/, and scripts/ import only test/support.
+ * - every operation is a plain OperationDef object (no factory makes one);
+ * - the two ways tests run n8n stay apart: the in-process harness (test/support/harness/, n8n-core)
+ *   and the real n8n driver (test/support/n8n-install.ts, n8n-process.ts) import nothing of each
+ *   other; in-process tests never drive a real n8n, end-to-end tests never the harness;
+ * - every command of package.json runs a module that exists and starts only as the entry
+ *   (runCommand), and scripts/ holds only the plain JavaScript that runs before dependencies exist.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -105,22 +110,75 @@ describe('shipped code', () => {
 	});
 });
 
-describe('tests and scripts', () => {
-	it('nothing in test/ imports from scripts/', () => {
-		const wrong = filesUnder(path.join(ROOT, 'test')).flatMap((file) =>
-			importsOf(file)
-				.filter((s) => s.startsWith('.') && resolved(file, s).startsWith('scripts/'))
-				.map((s) => `${rel(file)} -> ${s}`),
-		);
+describe('operations', () => {
+	const operationFiles = shipped.filter(
+		(f) => /^nodes\/SalesPayments\/resources\/[^/]+\/[^/]+\.ts$/.test(rel(f)) && !/\/(index|helpers|descriptions|[^/]+\.description)\.ts$/.test(rel(f)),
+	);
+
+	it('are found', () => {
+		expect(operationFiles.length).toBeGreaterThanOrEqual(50);
+	});
+
+	it.each(operationFiles.map((f) => [rel(f), f]))('%s exports plain OperationDef objects, none made by a function', (_name, file) => {
+		const text = readFileSync(file, 'utf8');
+		const exported = [...text.matchAll(/^export const (\w+)(?::\s*(\w+))?\s*=\s*(.*)$/gm)].map((m) => ({ name: m[1], type: m[2], value: m[3] }));
+		expect(exported.filter((e) => e.type === 'OperationDef' && e.value === '{').length).toBeGreaterThanOrEqual(1);
+		expect(exported.filter((e) => /^[\w.]+\(/.test(e.value)).map((e) => e.name)).toEqual([]);
+		expect(text).not.toMatch(/\)\s*:\s*OperationDef\s*\{/);
+	});
+});
+
+describe('tests and commands', () => {
+	const support = (name: string) => path.join(ROOT, 'test/support', name);
+	const harness = filesUnder(support('harness'));
+	const driver = [support('n8n-install.ts'), support('n8n-process.ts')];
+	const importsAny = (file: string, targets: string[]) =>
+		importsOf(file)
+			.filter((s) => s.startsWith('.'))
+			.map((s) => path.resolve(path.dirname(file), s))
+			.filter((t) => targets.some((target) => target === `${t}.ts` || target === t));
+
+	it('the in-process harness and the real n8n driver import nothing of each other', () => {
+		const wrong = [
+			...harness.flatMap((f) => importsAny(f, driver).map((t) => `${rel(f)} -> ${rel(t)}`)),
+			...driver.flatMap((f) => importsAny(f, harness).map((t) => `${rel(f)} -> ${rel(t)}`)),
+		];
 		expect(wrong).toEqual([]);
 	});
 
-	it('scripts/ are thin entries that import only test/support', () => {
-		const wrong = filesUnder(path.join(ROOT, 'scripts')).flatMap((file) =>
-			importsOf(file)
-				.filter((s) => s.startsWith('.') && !resolved(file, s).startsWith('test/support/'))
-				.map((s) => `${rel(file)} -> ${s}`),
-		);
+	it('in-process tests never start a real n8n, end-to-end tests never use the in-process harness', () => {
+		const inProcess = filesUnder(path.join(ROOT, 'test/in-process'));
+		const endToEnd = [...filesUnder(path.join(ROOT, 'test/e2e')), ...filesUnder(path.join(ROOT, 'test/queue'))];
+		expect(inProcess.length).toBeGreaterThan(20);
+		expect(endToEnd.length).toBeGreaterThan(5);
+		const wrong = [
+			...inProcess.flatMap((f) => importsAny(f, [support('n8n-process.ts')]).map((t) => `${rel(f)} -> ${rel(t)}`)),
+			...endToEnd.flatMap((f) => importsAny(f, harness).map((t) => `${rel(f)} -> ${rel(t)}`)),
+		];
 		expect(wrong).toEqual([]);
+	});
+
+	it('every command of package.json runs a module that exists and starts only as the process entry', () => {
+		const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+		const entries = Object.entries(pkg.scripts).flatMap(([name, command]) =>
+			[...command.matchAll(/\b(tsx|node) (\S+\.(?:ts|js))\b/g)].map((m) => ({ name, runner: m[1], file: m[2] })),
+		);
+		for (const command of ['demo', 'bench', 'simulator', 'docs', 'scan', 'schemas', 'matrix:install', 'verify']) {
+			expect(entries.some((e) => e.name === command && e.runner === 'tsx')).toBe(true);
+		}
+		const wrong: string[] = [];
+		for (const { name, runner, file } of entries) {
+			const full = path.join(ROOT, file);
+			if (!existsSync(full)) wrong.push(`${name}: ${file} does not exist`);
+			else if (runner === 'tsx' && !/^runCommand\(module, /m.test(readFileSync(full, 'utf8'))) wrong.push(`${name}: ${file} lacks runCommand(module, ...)`);
+			else if (runner === 'node' && !file.startsWith('scripts/')) wrong.push(`${name}: plain JavaScript ${file} outside scripts/`);
+		}
+		expect(wrong).toEqual([]);
+	});
+
+	it('scripts/ holds only plain JavaScript, which runs before the dependencies are installed', () => {
+		const files = readdirSync(path.join(ROOT, 'scripts'));
+		expect(files.length).toBeGreaterThan(0);
+		expect(files.filter((f) => !f.endsWith('.js'))).toEqual([]);
 	});
 });

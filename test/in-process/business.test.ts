@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: n8n's rules for node code do not apply to tests and scripts */
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 

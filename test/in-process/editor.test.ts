@@ -6,7 +6,7 @@
 import type { INode, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { ACTION_TYPE, loadPackage, TRIGGER_TYPE } from '../support/harness/n8n';
+import { ACTION_TYPE, loadPackage, TRIGGER_TYPE } from '../support/harness/n8n-core';
 
 let action: INodeTypeDescription;
 let trigger: INodeTypeDescription;

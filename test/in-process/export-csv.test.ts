@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { readBinary, useBinaryMode } from '../support/harness/binary';
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { parseCsv } from '../support/helpers/csv';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';

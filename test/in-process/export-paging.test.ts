@@ -11,7 +11,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/shared/export';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
 import { primaryRecords } from '../support/helpers/reads';

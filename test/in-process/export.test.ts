@@ -10,7 +10,7 @@ import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { BinaryMode } from '../support/harness/binary';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { csvRecords, parseCsv } from '../support/helpers/csv';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
 import { primaryRecords } from '../support/helpers/reads';

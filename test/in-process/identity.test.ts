@@ -2,8 +2,8 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n';
-import { ACTION_TYPE, loadPackage, runNodes } from '../support/harness/n8n';
+import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n-core';
+import { ACTION_TYPE, loadPackage, runNodes } from '../support/harness/n8n-core';
 import { useSimulator } from '../support/helpers/sim';
 import type { RecordedRequest } from '../support/simulator/core';
 import type { IdentityTestUser } from '../support/simulator/routes/identity';

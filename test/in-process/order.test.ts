@@ -1,4 +1,4 @@
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';
@@ -295,7 +295,7 @@ describe('Order: Create Charge', () => {
 	});
 
 	it('describes itself so that an AI agent cannot mistake it for a simulation', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n-core');
 		const { nodeTypes } = await loadPackage();
 		const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1);
 		const operation = type.description.properties.find(
@@ -311,7 +311,7 @@ describe('Order: Create Charge', () => {
 
 describe('Order: Create Charge in the editor', () => {
 	async function chargeProperty(name: string) {
-		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n-core');
 		const { nodeTypes } = await loadPackage();
 		const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1);
 		return type.description.properties.find(
@@ -359,7 +359,7 @@ describe('Order: Create Charge in the editor', () => {
 	});
 
 	it('reads top to bottom: notice, buyer, items, payments, then the optional parts', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n-core');
 		const { nodeTypes } = await loadPackage();
 		const names = nodeTypes
 			.getByNameAndVersion(ACTION_TYPE, 1)

@@ -18,7 +18,7 @@ beforeAll(() => {
 	// Without jest's NODE_ENV=test, under which n8n's lint plugin takes every file for a test node.
 	const env = { ...process.env };
 	delete env.NODE_ENV;
-	const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/scan.ts', '--json'], {
+	const out = execFileSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['test/support/scan.ts', '--json'], {
 		cwd: ROOT,
 		env,
 		encoding: 'utf8',

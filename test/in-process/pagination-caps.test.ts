@@ -10,7 +10,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode, runNodes } from '../support/harness/n8n';
+import { runNode, runNodes } from '../support/harness/n8n-core';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

@@ -8,7 +8,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { RecordedRequest } from '../support/simulator/core';

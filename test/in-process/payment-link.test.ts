@@ -1,7 +1,7 @@
 import axios from 'axios';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf, listed, primaryRecords, runListSearch } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';

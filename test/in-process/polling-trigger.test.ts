@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { POLLING_TRIGGER_TYPE } from '../support/harness/poll';
 import { ids, pollingSetup as setup } from '../support/helpers/polling';
 import { expectAuth } from '../support/helpers/reads';

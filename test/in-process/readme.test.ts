@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 
 import { README, renderReadme } from '../support/docs';
-import { MATRIX } from '../support/n8n';
+import { MATRIX } from '../support/n8n-install';
 
 describe('README', () => {
 	it('has the operations table of the built node (run `npm run docs` after changing operations)', () => {

@@ -10,8 +10,8 @@ import axios from 'axios';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { PACKAGE_DIR, runNode } from '../support/harness/n8n';
-import type { RunResult } from '../support/harness/n8n';
+import { PACKAGE_DIR, runNode } from '../support/harness/n8n-core';
+import type { RunResult } from '../support/harness/n8n-core';
 import { pixCharge } from '../support/helpers/fixtures';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';

@@ -10,8 +10,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { auditNow, auditStats, recordRun, scanRecords, simulatorSecrets } from '../support/harness/audit';
-import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n';
-import { runNode, runNodes } from '../support/harness/n8n';
+import type { CredentialValues, NodeSpec, RunResult } from '../support/harness/n8n-core';
+import { runNode, runNodes } from '../support/harness/n8n-core';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { identityUrl, PLAIN_USER } from '../support/simulator/routes/identity';
 import { OTHER_KEY, OTHER_SECRET, PRIMARY_KEY, PRIMARY_SECRET } from '../support/simulator/server';

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { TriggerHarness } from '../support/harness/trigger';
 import { expectAuth } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

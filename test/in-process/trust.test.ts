@@ -8,8 +8,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
-import type { RunResult } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
+import type { RunResult } from '../support/harness/n8n-core';
 import { TriggerHarness } from '../support/harness/trigger';
 import { pixCharge } from '../support/helpers/fixtures';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

@@ -12,8 +12,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../support/harness/n8n';
-import type { RunResult } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
+import type { RunResult } from '../support/harness/n8n-core';
 import type { Baseline, BadInputRow, OperationInfo } from '../support/helpers/operations';
 import { badInputRows, baselineFor, listOperations, withValue } from '../support/helpers/operations';
 import { useSimulator } from '../support/helpers/sim';

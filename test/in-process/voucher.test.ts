@@ -1,4 +1,4 @@
-import { runNode } from '../support/harness/n8n';
+import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf, primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';
@@ -106,7 +106,7 @@ describe('Voucher: Redeem', () => {
 	});
 
 	it('its action and description cannot be read as a mere lookup', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n-core');
 		const { nodeTypes } = await loadPackage();
 		const operation = nodeTypes
 			.getByNameAndVersion(ACTION_TYPE, 1)
@@ -171,7 +171,7 @@ describe('Voucher: Cancel Redemption', () => {
 
 describe('Voucher: warnings in the panel', () => {
 	it('Redeem and Cancel Redemption open with a notice that the 15-minute window makes a redemption final; Get by Code has none', async () => {
-		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n');
+		const { loadPackage, ACTION_TYPE } = await import('../support/harness/n8n-core');
 		const { nodeTypes } = await loadPackage();
 		const properties = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1).description.properties;
 		const panel = (operation: string) =>

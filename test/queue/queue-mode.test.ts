@@ -26,7 +26,8 @@ import path from 'node:path';
 import axios from 'axios';
 
 import { demoExamples } from '../support/demo';
-import { ensureN8n, packPackage, REPO_DIR, sleep } from '../support/n8n';
+import { ensureN8n, packPackage, REPO_DIR } from '../support/n8n-install';
+import { sleep } from '../support/n8n-process';
 import type { ExecutionRow, QueueCluster, RunData } from '../support/queue/cluster';
 import { itemsOf, QueueCluster as Cluster } from '../support/queue/cluster';
 import { ensureQueueServices } from '../support/queue/services';

@@ -18,8 +18,10 @@ import { IDENTITY_PREFIX, PLAIN_USER } from './simulator/routes/identity';
 import { addMovements } from './simulator/routes/financials';
 import { addVoucher, vouchersOf } from './simulator/routes/vouchers';
 import { startSimulator } from './simulator/server';
-import { DEFAULT_OWNER, ensureN8n, freePort, N8N_VERSION, N8nInstance, npmCommand, packPackage, REPO_DIR, run, sleep } from './n8n';
+import { ensureN8n, N8N_VERSION, npmCommand, packPackage, REPO_DIR, run } from './n8n-install';
+import { DEFAULT_OWNER, freePort, N8nInstance, sleep } from './n8n-process';
 import { step } from './progress';
+import { runCommand } from './command';
 
 export const EXAMPLES_DIR = path.join(REPO_DIR, 'examples', 'workflows');
 /** The example whose trigger is activated by the demo. */
@@ -249,3 +251,5 @@ export async function main() {
   Ctrl-C stops everything (the trigger is deactivated and its webhook deleted first).
 `);
 }
+
+runCommand(module, main);

@@ -13,10 +13,11 @@
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { cacheRoot, ensureNode, errorTail, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n';
-import type { NodeRuntime } from './n8n';
+import { cacheRoot, ensureNode, errorTail, installOnce, nodeEnv, npmCommand, REPO_DIR, run } from './n8n-install';
+import type { NodeRuntime } from './n8n-install';
 import type { Log } from './progress';
 import { npmWatcher, runStep, toStderr } from './progress';
+import { runCommand } from './command';
 
 export const NODE_CLI_VERSION = '0.48.3';
 /** The Node node-cli runs on (the newest matrix n8n's). */
@@ -127,3 +128,5 @@ export async function main(command = process.argv[2]): Promise<void> {
 	process.stdout.write(`n8n-node cloud-support: ${result.cloudSupport.eligible ? 'eligible' : 'NOT eligible'}\n`);
 	if (!result.lint.passed || !result.cloudSupport.eligible) process.exit(1);
 }
+
+runCommand(module, main);

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-import { packPackage, REPO_DIR } from './n8n';
+import { packPackage, REPO_DIR } from './n8n-install';
+import { runCommand } from './command';
 
 export const ALLOWED_TOP_LEVEL = ['dist', 'package.json', 'README.md', 'LICENSE'];
 
@@ -62,3 +63,5 @@ export async function main() {
 	const ok = report.tarballLeg.passed && report.sourceLeg.passed && report.unexpectedFiles.length === 0;
 	process.exit(ok ? 0 : 1);
 }
+
+runCommand(module, main);

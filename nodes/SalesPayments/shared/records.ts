@@ -88,3 +88,11 @@ export function fieldsCollection(kind: 'additional' | 'update', options: INodePr
 		options,
 	};
 }
+
+/**
+ * A warning at the top of an operation's panel (an n8n notice, named `<name>Notice`), for writes
+ * whose effect cannot be undone or only for a while: charging, redeeming, cancelling a redemption.
+ */
+export function noticeField(name: string, text: string): INodeProperties {
+	return { displayName: text, name: `${name}Notice`, type: 'notice', default: '' };
+}

@@ -152,6 +152,17 @@ export function checkOneOf<T extends string>(
 	return value as T;
 }
 
+/**
+ * The values of a multi-select (an array, or comma-separated text by expression), each one of
+ * `allowed`; blanks and duplicates dropped.
+ */
+export function checkOptions(this: NodeContext, value: unknown, allowed: readonly string[], i: number | undefined, label: string): string[] {
+	const list = Array.isArray(value) ? value : typeof value === 'string' && value.trim() ? value.split(',') : [];
+	const values = list.map((v) => String(v).trim()).filter(Boolean);
+	for (const v of values) checkOneOf.call(this, v, allowed, i, label);
+	return [...new Set(values)];
+}
+
 /** A boolean field (n8n may hand an expression's result through unchecked). */
 export function checkBoolean(this: NodeContext, value: unknown, i: number | undefined, label: string): boolean {
 	if (typeof value !== 'boolean') fieldError(this, `${label} must be true or false (got ${JSON.stringify(value)})`, i);

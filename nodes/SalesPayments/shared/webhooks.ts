@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { NodeContext } from './errors';
 import { fieldError } from './errors';
-import { checkEmail, checkOneOf, optionalText } from './validation';
+import { checkEmail, checkOptions, optionalText } from './validation';
 
 /**
  * What the Webhook resource and the trigger node share: the registrable events, the failure
@@ -75,11 +75,9 @@ export const WEBHOOK_STATUS_OPTIONS = WEBHOOK_STATUSES.map((value) => ({ name: v
 
 /** Reads a multi-select of events and checks every value is registrable; duplicates dropped. */
 export function checkEvents(ctx: NodeContext, value: unknown, label: string, required: boolean, i?: number): string[] {
-	const list = Array.isArray(value) ? value : typeof value === 'string' && value.trim() ? value.split(',') : [];
-	const events = list.map((e) => String(e).trim()).filter(Boolean);
+	const events = checkOptions.call(ctx, value, WEBHOOK_EVENTS, i, label);
 	if (required && events.length === 0) fieldError(ctx, `${label}: choose at least one event`, i);
-	for (const event of events) checkOneOf.call(ctx, event, WEBHOOK_EVENTS, i, label);
-	return [...new Set(events)];
+	return events;
 }
 
 /** Notify on Fail contact fields, shown in the Webhook resource's collections and the trigger's options. */

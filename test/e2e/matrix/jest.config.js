@@ -1,5 +1,5 @@
 // `npm run test:matrix`: the real-n8n layer against every n8n of the compatibility matrix
-// (N8N_TARGETS in test/support/n8n.ts). Its own config so that `npm test` and a bare `jest` do not
+// (N8N_TARGETS in test/support/n8n-install.ts). Its own config so that `npm test` and a bare `jest` do not
 // install three n8n releases.
 const path = require('node:path');
 

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The compatibility matrix (`npm run test:matrix`): for every n8n release of MATRIX
- * (test/support/n8n.ts), each on its own Node.js, the packed package goes through what a user
+ * (test/support/n8n-install.ts), each on its own Node.js, the packed package goes through what a user
  * does with it: n8n loads the nodes and credentials, the credential test answers through
  * n8n's REST API, a data-API workflow runs with `n8n execute`, activating the trigger's workflow
  * registers a webhook on the platform, an order.paid delivery runs the workflow, a forged
@@ -10,8 +10,9 @@
  */
 import axios from 'axios';
 
-import type { N8nTarget } from '../../support/n8n';
-import { ensureN8n, matrixTargets, N8nInstance, nodeOutput, packPackage, sleep } from '../../support/n8n';
+import type { N8nTarget } from '../../support/n8n-install';
+import { ensureN8n, matrixTargets, packPackage } from '../../support/n8n-install';
+import { N8nInstance, nodeOutput, sleep } from '../../support/n8n-process';
 import type { Simulator } from '../../support/simulator/server';
 import { startSimulator } from '../../support/simulator/server';
 import { dataCredential, INSTALL_TIMEOUT, manualWorkflow } from '../setup';

@@ -13,8 +13,8 @@ import path from 'node:path';
 
 import type { LoadReport } from '../../support/load-check';
 import { nodeModulesOf } from '../../support/load-check';
-import type { N8nTarget } from '../../support/n8n';
-import { ensureN8n, ensureNode, installedVersion, matrixTargets, n8nCacheDir, packPackage, REPO_DIR } from '../../support/n8n';
+import type { N8nTarget } from '../../support/n8n-install';
+import { ensureN8n, ensureNode, installedVersion, matrixTargets, n8nCacheDir, packPackage, REPO_DIR } from '../../support/n8n-install';
 import { INSTALL_TIMEOUT } from '../setup';
 
 const CHECK = path.join(REPO_DIR, 'test', 'support', 'load-check.ts');

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The export rows of `npm run bench` (issue 24): Movement › Get Many of 1,000,000 movements
  * (default Pagination settings) as a CSV file in n8n's filesystem binary data mode, against the
@@ -11,17 +11,18 @@
  * same order.
  * Targets: the export's extra RSS at most 100 MB; its time at most 1.1x the items' time.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-import type { Target } from './bench';
+import type { Target } from './cases';
+import { runCommand } from '../command';
+import type { RunFigures } from './measure';
+import { answerCase, caseArgs, measureMemory, median, runChild } from './measure';
 
 const CHILD_TIMEOUT_MS = 20 * 60_000;
 
@@ -44,16 +45,10 @@ interface ExportRun {
 	error?: string;
 }
 
-export interface ExportRow {
+export interface ExportRow extends RunFigures {
 	id: string;
 	output: string;
 	records: number;
-	runs: number;
-	wallMs: number;
-	runsMs: number[];
-	cpuMs: number;
-	rssDeltaMb: number;
-	heapDeltaMb: number;
 	recordsPerSecond: number;
 	fileBytes?: number;
 	/** Time of this row / the items row (medians). */
@@ -61,9 +56,6 @@ export interface ExportRow {
 	sameRecords: boolean;
 	errors: number;
 }
-
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 function parameters(spec: ExportSpec, limit?: number) {
 	return {
@@ -84,34 +76,15 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 	}
 	const { executeNode } = await import('./n8n-run');
 	await executeNode(parameters(spec, 10), { ...spec.target });
-	gc();
-	gc();
-	const before = process.memoryUsage();
-	const maxRssBefore = process.resourceUsage().maxRSS * 1024;
-	let peakRss = before.rss;
-	let peakHeap = before.heapUsed;
-	const sample = () => {
-		const m = process.memoryUsage();
-		peakRss = Math.max(peakRss, m.rss);
-		peakHeap = Math.max(peakHeap, m.heapUsed);
-	};
-	const timer = setInterval(sample, 10);
-	const cpuBefore = process.cpuUsage();
-	const started = performance.now();
 	let items: Awaited<ReturnType<typeof executeNode>> = [];
 	let error: string | undefined;
-	try {
-		items = await executeNode(parameters(spec), { ...spec.target });
-	} catch (e) {
-		error = (e as Error).message;
-	} finally {
-		clearInterval(timer);
-	}
-	const wallMs = performance.now() - started;
-	const cpu = process.cpuUsage(cpuBefore);
-	sample();
-	const maxRssAfter = process.resourceUsage().maxRSS * 1024;
-	if (maxRssAfter > maxRssBefore) peakRss = Math.max(peakRss, maxRssAfter);
+	const { wallMs, cpuMs, memory } = await measureMemory(async () => {
+		try {
+			items = await executeNode(parameters(spec), { ...spec.target });
+		} catch (e) {
+			error = (e as Error).message;
+		}
+	});
 	const hash = createHash('sha256');
 	let records = 0;
 	let fileBytes: number | undefined;
@@ -137,9 +110,8 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 	if (!error && records !== spec.records) error = `${records} records, expected ${spec.records}`;
 	return {
 		wallMs: Math.round(wallMs),
-		cpuMs: Math.round((cpu.user + cpu.system) / 1000),
-		rssDeltaMb: mb(peakRss - before.rss),
-		heapDeltaMb: mb(peakHeap - before.heapUsed),
+		cpuMs: Math.round(cpuMs),
+		...memory,
 		records,
 		...(fileBytes === undefined ? {} : { fileBytes }),
 		digest: hash.digest('hex'),
@@ -147,34 +119,8 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 	};
 }
 
-function runChild(spec: ExportSpec, env: NodeJS.ProcessEnv): Promise<ExportRun> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', __filename, '--export-case', JSON.stringify(spec)], {
-			cwd: path.resolve(__dirname, '../../..'),
-			env,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
-		child.on('close', (code) => {
-			clearTimeout(timer);
-			const line = stdout
-				.split('\n')
-				.reverse()
-				.find((l) => l.startsWith('{"result"'));
-			if (code !== 0 || !line) return reject(new Error(`export case ${spec.output} failed (exit ${code}): ${stderr.slice(-2000)}`));
-			resolve((JSON.parse(line) as { result: ExportRun }).result);
-		});
-	});
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+function runExportChild(spec: ExportSpec, env: NodeJS.ProcessEnv): Promise<ExportRun> {
+	return runChild<ExportRun>(caseArgs(__filename, '--export-case', spec), env, CHILD_TIMEOUT_MS, `export case ${spec.output}`);
 }
 
 /**
@@ -203,7 +149,7 @@ export async function measureExports(options: {
 		for (let r = 0; r < options.repeats; r++) {
 			for (const output of r % 2 ? [...order].reverse() : order) {
 				sim.clearRequests();
-				runs[output].push(await runChild({ output, target, records }, env));
+				runs[output].push(await runExportChild({ output, target, records }, env));
 			}
 			options.log(`  export round ${r + 1}/${options.repeats}: items ${runs.items.at(-1)!.wallMs} ms, csv ${runs.csvFile.at(-1)!.wallMs} ms (load ${os.loadavg()[0].toFixed(2)})`);
 		}
@@ -266,17 +212,5 @@ export function exportMarkdown(rows: ExportRow[]): string[] {
 	return [...lines, ''];
 }
 
-// Children are started on this file.
-if (require.main === module) {
-	const at = process.argv.indexOf('--export-case');
-	const work = at >= 0 ? runCase(JSON.parse(process.argv[at + 1]) as ExportSpec) : Promise.reject(new Error('usage: --export-case <json>'));
-	work
-		.then((result) => {
-			process.stdout.write(`${JSON.stringify({ result })}\n`);
-			process.exit(0);
-		})
-		.catch((error: Error) => {
-			process.stderr.write(`${error.stack ?? error.message}\n`);
-			process.exit(1);
-		});
-}
+// Children are started on this file (runExportChild).
+runCommand(module, () => answerCase('--export-case', runCase));

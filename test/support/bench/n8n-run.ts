@@ -5,7 +5,7 @@ import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, INode, INodeExecutionData, INodeParameters, INodeTypes, IRun, IRunExecutionData } from 'n8n-workflow';
 import { createDeferredPromise, Workflow } from 'n8n-workflow';
 
-import { ACTION_TYPE, CredentialsHelper, loadPackage, loadPackageFrom, makeAdditionalData } from '../harness/n8n';
+import { ACTION_TYPE, CredentialsHelper, loadPackage, loadPackageFrom, makeAdditionalData } from '../harness/n8n-core';
 import { TriggerHarness } from '../harness/trigger';
 import { anchorNodes } from './anchors';
 
@@ -14,7 +14,7 @@ const SECRET_HEADER = 'x-sp-webhook-secret';
 
 /**
  * Executes one Sales & Payments node as a manual workflow run, exactly as runNodes() of
- * test/support/harness/n8n.ts does (n8n's package loader, credentials helper and WorkflowExecute) but
+ * test/support/harness/n8n-core.ts does (n8n's package loader, credentials helper and WorkflowExecute) but
  * without the harness' secret audit, which keeps a text copy of every output item for the test
  * that ran it and would be measured with the node otherwise.
  */

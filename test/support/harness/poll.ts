@@ -26,8 +26,8 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { recordRun } from './audit';
-import type { CredentialValues } from './n8n';
-import { CredentialsHelper, loadPackage, makeAdditionalData, PACKAGE_NAME } from './n8n';
+import type { CredentialValues } from './n8n-core';
+import { CredentialsHelper, loadPackage, makeAdditionalData, PACKAGE_NAME } from './n8n-core';
 
 export const POLLING_TRIGGER_TYPE = `${PACKAGE_NAME}.salesPaymentsPollingTrigger`;
 

@@ -26,8 +26,8 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import type { CredentialValues } from './n8n';
-import { CredentialsHelper, loadPackage, makeAdditionalData, TRIGGER_TYPE } from './n8n';
+import type { CredentialValues } from './n8n-core';
+import { CredentialsHelper, loadPackage, makeAdditionalData, TRIGGER_TYPE } from './n8n-core';
 import { closeAtEnd } from '../teardown';
 
 export interface TriggerOptions {

@@ -8,8 +8,8 @@
 import axios from 'axios';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunResult } from '../harness/n8n';
-import { runNode } from '../harness/n8n';
+import type { RunResult } from '../harness/n8n-core';
+import { runNode } from '../harness/n8n-core';
 import type { JsonObject } from '../simulator/core';
 import { ofBusiness } from '../simulator/filtering';
 import { identityUrl, lastCode, PLAIN_USER, TWO_FACTOR_USER } from '../simulator/routes/identity';

@@ -16,8 +16,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import type { CredentialValues } from '../harness/n8n';
-import { PACKAGE_DIR } from '../harness/n8n';
+import type { CredentialValues } from '../harness/n8n-core';
+import { PACKAGE_DIR } from '../harness/n8n-core';
 import { identityUrl, PLAIN_USER } from '../simulator/routes/identity';
 import type { Simulator } from '../simulator/server';
 import { dataCredentials } from './sim';

@@ -7,7 +7,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { INode, INodeListSearchResult, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData } from '../harness/n8n';
+import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData } from '../harness/n8n-core';
 import type { JsonObject, RecordedRequest } from '../simulator/core';
 import { ofBusiness, publicView, sortRecords } from '../simulator/filtering';
 import type { Direction } from '../simulator/filtering';

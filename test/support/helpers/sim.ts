@@ -1,4 +1,4 @@
-import type { CredentialValues } from '../harness/n8n';
+import type { CredentialValues } from '../harness/n8n-core';
 import type { Simulator, SimulatorOptions } from '../simulator/server';
 import { startSimulator } from '../simulator/server';
 

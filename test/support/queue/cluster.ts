@@ -20,7 +20,8 @@ import path from 'node:path';
 
 import axios from 'axios';
 
-import { N8nInstance, n8nBin, n8nCacheDir, sleep } from '../n8n';
+import { n8nBin, n8nCacheDir } from '../n8n-install';
+import { N8nInstance, sleep } from '../n8n-process';
 import { Balancer } from './balancer';
 import { ManagedProcess, uniquePort } from './process';
 import type { ServiceBinaries } from './services';

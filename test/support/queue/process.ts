@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
 
-import { freePort } from '../n8n';
+import { freePort } from '../n8n-process';
 import { closeAtEnd } from '../teardown';
 
 /** Ports handed out in this test process: freePort() may return one twice. */

@@ -11,7 +11,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { PACKAGE_NAME, sleep } from '../n8n';
+import { PACKAGE_NAME } from '../n8n-install';
+import { sleep } from '../n8n-process';
 import type { Log } from '../progress';
 import { aptWatcher, duration, runStep, toStderr } from '../progress';
 import { ManagedProcess, uniquePort } from './process';

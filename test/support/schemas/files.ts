@@ -12,6 +12,7 @@ import path from 'node:path';
 import { listOperations, nodeDescription } from '../helpers/operations';
 import { OPERATION_SCHEMAS } from './operations';
 import type { JsonSchema } from './shapes';
+import { runCommand } from '../command';
 
 export const SCHEMA_DIR = path.resolve(__dirname, '../../..', 'nodes/SalesPayments/__schema__');
 
@@ -126,3 +127,5 @@ export function main(): void {
 	const gone = removed.length ? `; removed ${removed.join(', ')}` : '';
 	process.stdout.write(`Wrote ${written} schema files to ${path.relative(process.cwd(), SCHEMA_DIR)}${gone}\n`);
 }
+
+runCommand(module, main);

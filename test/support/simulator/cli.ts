@@ -3,6 +3,7 @@
  * Runs the simulator as its own process: `npm run simulator -- [--port 4010] [--size 300] [--log]`.
  * Prints one JSON line with the URL and the seeded credentials, then serves until SIGINT/SIGTERM.
  */
+import { runCommand } from '../command';
 import { startSimulator } from './server';
 
 function arg(name: string): string | undefined {
@@ -26,4 +27,4 @@ async function main() {
 	process.on('SIGTERM', () => void stop());
 }
 
-void main();
+runCommand(module, main);

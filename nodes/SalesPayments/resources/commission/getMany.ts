@@ -1,12 +1,13 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/lists';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.date('initialDate', 'Date From', 'Only commissions created at or after this moment'),
-	filter.date('endDate', 'Date To', 'Only commissions created at or before this moment'),
-	filter.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. released'),
+	field.date('initialDate', 'Date From', 'Only commissions created at or after this moment'),
+	field.date('endDate', 'Date To', 'Only commissions created at or before this moment'),
+	field.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. released'),
 ];
 
 export const getMany: OperationDef = {

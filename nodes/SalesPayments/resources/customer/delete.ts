@@ -1,16 +1,23 @@
 import { customerLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
-import { explainCustomerNotFound } from './helpers';
+import { requestOnRecord } from '../../shared/recordRequest';
+import type { OperationDef } from '../../shared/types';
+import { CUSTOMER_ID, explainCustomerNotFound } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const deleteCustomer = recordOperation({
+export const deleteCustomer: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a customer',
 	description: 'Remove a customer permanently',
-	id: { property: customerLocator('The customer to remove'), label: 'Customer' },
-	// KEYS only (spec 4.7); the platform answers `{ deleted: boolean }`.
-	...ENDPOINTS.customer.remove,
-	explain: explainCustomerNotFound,
-	acceptedHint: 'check with Customer > Get whether the customer still exists.',
-});
+	properties: [customerLocator('The customer to remove')],
+	async execute(i) {
+		// KEYS only (spec 4.7); the platform answers `{ deleted: boolean }`.
+		const { data } = await requestOnRecord.call(this, i, {
+			...ENDPOINTS.customer.remove,
+			id: CUSTOMER_ID,
+			explain: explainCustomerNotFound,
+			acceptedHint: 'check with Customer > Get whether the customer still exists.',
+		});
+		return data;
+	},
+};

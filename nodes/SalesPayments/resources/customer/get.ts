@@ -1,17 +1,19 @@
 import { customerLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { recordOf } from '../../shared/records';
-import { explainCustomerNotFound } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { CUSTOMER_ID, explainCustomerNotFound } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const get = recordOperation({
+export const get: OperationDef = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a customer',
 	description: 'Read one customer by its ID',
-	id: { property: customerLocator('The customer to read'), label: 'Customer' },
-	// KEYS only (spec 4.7): the customer ID alone identifies the record.
-	...ENDPOINTS.customer.get,
-	explain: explainCustomerNotFound,
-	output: (data) => recordOf(data, 'customer'),
-});
+	properties: [customerLocator('The customer to read')],
+	async execute(i) {
+		// KEYS only (spec 4.7): the customer ID alone identifies the record.
+		const { data } = await requestOnRecord.call(this, i, { ...ENDPOINTS.customer.get, id: CUSTOMER_ID, explain: explainCustomerNotFound });
+		return recordOf(data, 'customer');
+	},
+};

@@ -1,10 +1,10 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/lists';
+import { field } from '../../shared/fields';
 import {
 	checkRanges,
 	CREATED_UPDATED_QUERY_KEYS,
 	CREATED_UPDATED_RANGES,
-	filter,
 	filterCollection,
 	readFilters,
 	toQuery,
@@ -12,12 +12,12 @@ import {
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.email('email', 'Email', 'Only the customer with this email address'),
-	filter.text('documentNumber', 'Document Number', 'Only the customer with this document number', 'e.g. 12345678909'),
-	filter.date('createdAfter', 'Created After', 'Only customers created at or after this moment'),
-	filter.date('createdBefore', 'Created Before', 'Only customers created at or before this moment'),
-	filter.date('updatedAfter', 'Updated After', 'Only customers updated at or after this moment'),
-	filter.date('updatedBefore', 'Updated Before', 'Only customers updated at or before this moment'),
+	field.email('email', 'Email', 'Only the customer with this email address'),
+	field.text('documentNumber', 'Document Number', 'Only the customer with this document number', 'e.g. 12345678909'),
+	field.date('createdAfter', 'Created After', 'Only customers created at or after this moment'),
+	field.date('createdBefore', 'Created Before', 'Only customers created at or before this moment'),
+	field.date('updatedAfter', 'Updated After', 'Only customers updated at or after this moment'),
+	field.date('updatedBefore', 'Updated Before', 'Only customers updated at or before this moment'),
 ];
 
 export const getMany: OperationDef = {

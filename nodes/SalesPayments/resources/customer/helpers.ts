@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readContactGroups } from '../../shared/contact';
 import { notFound } from '../../shared/errors';
+import type { RecordId } from '../../shared/recordRequest';
 import { mergeBody } from '../../shared/records';
 import { checkEmail, optionalText, parseJsonObject } from '../../shared/validation';
 
@@ -23,3 +24,5 @@ export function readCustomerBody(this: IExecuteFunctions, fields: IDataObject, i
 export const CHECK_CUSTOMERS = 'look the customer up with Customer > Get Many (filter by Email) before creating it again.';
 
 export const explainCustomerNotFound = notFound('customer');
+
+export const CUSTOMER_ID: RecordId = { name: 'customerId', label: 'Customer' };

@@ -4,23 +4,24 @@ import { fieldError } from '../../shared/errors';
 import type { OperationDef } from '../../shared/types';
 import { apiRequest } from '../../shared/transport';
 import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../shared/lists';
-import { checkRanges, filter, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { checkRanges, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
 import { checkOneOf } from '../../shared/validation';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.date('initialDate', 'Date From', 'Only movements made at or after this moment'),
-	filter.date('endDate', 'Date To', 'Only movements made at or before this moment'),
-	filter.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
-	filter.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
-	filter.text('subject', 'Subject', 'Only movements whose subject matches this text'),
-	filter.text('description', 'Description', 'Only movements whose description matches this text'),
-	filter.text('hash', 'Hash', 'Only the movement with this hash'),
-	filter.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
-	filter.text('referenceId', 'Reference ID', 'Only movements that refer to this record (for example an order ID)'),
-	filter.text('groupId', 'Group ID', 'Only movements of this group'),
-	filter.boolean('omitDebit', 'Omit Debits', 'Whether to leave out debits (money going out)'),
-	filter.boolean('omitCredit', 'Omit Credits', 'Whether to leave out credits (money coming in)'),
+	field.date('initialDate', 'Date From', 'Only movements made at or after this moment'),
+	field.date('endDate', 'Date To', 'Only movements made at or before this moment'),
+	field.cents('initialValue', 'Value From (Cents)', 'Only movements of at least this amount, in cents'),
+	field.cents('endValue', 'Value To (Cents)', 'Only movements of at most this amount, in cents'),
+	field.text('subject', 'Subject', 'Only movements whose subject matches this text'),
+	field.text('description', 'Description', 'Only movements whose description matches this text'),
+	field.text('hash', 'Hash', 'Only the movement with this hash'),
+	field.text('originType', 'Origin Type', 'Only movements of this origin, as the platform names it', 'e.g. sale'),
+	field.text('referenceId', 'Reference ID', 'Only movements that refer to this record (for example an order ID)'),
+	field.text('groupId', 'Group ID', 'Only movements of this group'),
+	field.boolean('omitDebit', 'Omit Debits', 'Whether to leave out debits (money going out)'),
+	field.boolean('omitCredit', 'Omit Credits', 'Whether to leave out credits (money coming in)'),
 ];
 
 /** Output › Summary: the list's own count and total, from one smallest page. */

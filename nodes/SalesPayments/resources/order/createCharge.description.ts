@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { addressProperty, deliveryAddressProperty, documentProperty, phoneProperty } from '../../shared/contact';
 import { customerLocator, paymentLinkLocator } from '../../shared/locators';
-import { extraFieldsOption, fieldsCollection } from '../../shared/records';
+import { extraFieldsOption, fieldsCollection, noticeField } from '../../shared/records';
 
 /**
  * The fields of Order > Create Charge (spec part 2, "Charge request"). Parameter names are those
@@ -33,13 +33,10 @@ export const NON_CARD_METHODS: readonly string[] = ['bank-billet', 'crypto', 'pi
 
 const DEFAULT_METHOD = PAYMENT_METHOD_OPTIONS[4].value;
 
-export const chargeNotice: INodeProperties = {
-	displayName:
-		'This operation charges the buyer for real: it creates an order and collects the payments below. It is not a simulation, and it is never retried once the platform may have received it.',
-	name: 'chargeNotice',
-	type: 'notice',
-	default: '',
-};
+export const chargeNotice = noticeField(
+	'charge',
+	'This operation charges the buyer for real: it creates an order and collects the payments below. It is not a simulation, and it is never retried once the platform may have received it.',
+);
 
 const buyerName: INodeProperties = {
 	displayName: 'Buyer Name',

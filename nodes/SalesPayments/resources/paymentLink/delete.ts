@@ -1,20 +1,26 @@
 import { paymentLinkLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { resultOr } from '../../shared/records';
-import { explainLinkNotFound } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { explainLinkNotFound, LINK_ID } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const deletePaymentLink = recordOperation({
+export const deletePaymentLink: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a payment link',
 	description: 'Delete a payment link permanently',
-	id: { property: paymentLinkLocator('The payment link to delete'), label: 'Payment Link' },
-	// Headers not shown in the spec: business-id is sent, as on the other payment link calls.
-	...ENDPOINTS.paymentLink.remove,
-	open: true,
-	explain: explainLinkNotFound,
-	acceptedHint: 'check with Payment Link > Get whether the link still exists.',
-	// Success body not shown: what the platform says, or that the link is gone.
-	output: (data, id) => resultOr(data, { id, deleted: true }),
-});
+	properties: [paymentLinkLocator('The payment link to delete')],
+	async execute(i) {
+		// Headers not shown in the spec: business-id is sent, as on the other payment link calls.
+		const { id, data } = await requestOnRecord.call(this, i, {
+			...ENDPOINTS.paymentLink.remove,
+			id: LINK_ID,
+			open: true,
+			explain: explainLinkNotFound,
+			acceptedHint: 'check with Payment Link > Get whether the link still exists.',
+		});
+		// Success body not shown: what the platform says, or that the link is gone.
+		return resultOr(data, { id, deleted: true });
+	},
+};

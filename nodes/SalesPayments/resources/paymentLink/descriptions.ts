@@ -1,143 +1,81 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { Field } from '../../shared/fields';
+import { field } from '../../shared/fields';
 import { extraFieldsOption } from '../../shared/records';
 
 /**
- * The payment link's body fields (spec part 2): each n8n field with where it goes in the
- * request body (`preference.*`, `paymentConfiguration.*` ...) and how its value is read.
+ * The payment link's body fields (spec part 2): each n8n field, with its kind (shared/fields.ts),
+ * and where it goes in the request body (`preference.*`, `paymentConfiguration.*` ...).
  */
-
-export type Kind = 'boolean' | 'cents' | 'integer' | 'text';
-
-/** One body field of the payment link: its n8n field and where it goes in the request body. */
-export interface LinkField {
-	kind: Kind;
+export interface LinkField extends Field {
 	path: readonly string[];
-	/** Smallest value of an integer. */
-	min?: number;
-	property: INodeProperties;
 }
 
-function boolean(name: string, displayName: string, path: readonly string[], description: string): LinkField {
-	return { kind: 'boolean', path, property: { displayName, name, type: 'boolean', default: false, description } };
+function at(path: readonly string[], f: Field): LinkField {
+	return { ...f, path };
 }
 
-function integer(
-	name: string,
-	displayName: string,
-	path: readonly string[],
-	min: number,
-	def: number,
-	description: string,
-): LinkField {
-	return {
-		kind: 'integer',
-		path,
-		min,
-		property: { displayName, name, type: 'number', typeOptions: { minValue: min, numberPrecision: 0 }, default: def, description },
-	};
-}
+export const valueInCents = at(
+	['valueInCents'],
+	field.cents('valueInCents', 'Value in Cents', 'Price charged through the link, in cents (e.g. 4990 for 49.90)'),
+);
 
-function textField(name: string, displayName: string, path: readonly string[], description: string): LinkField {
-	return { kind: 'text', path, property: { displayName, name, type: 'string', default: '', description } };
-}
-
-export const valueInCents: LinkField = {
-	kind: 'cents',
-	path: ['valueInCents'],
-	property: {
-		displayName: 'Value in Cents',
-		name: 'valueInCents',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		default: 0,
-		description: 'Price charged through the link, in cents (e.g. 4990 for 49.90)',
-	},
-};
-
-export const nameField = textField('name', 'Name', ['name'], 'Name of the payment link, shown to buyers');
+export const nameField = at(['name'], field.text('name', 'Name', 'Name of the payment link, shown to buyers'));
 
 /** Fields both Create and Update accept. */
 export const commonFields: LinkField[] = [
-	textField('description', 'Description', ['description'], 'Description shown on the checkout page'),
-	textField('checkoutTemplateId', 'Checkout Template ID', ['checkoutTemplateId'], 'ID of the checkout template the link uses'),
-	boolean(
-		'acceptCorporationBuyer',
-		'Accept Corporation Buyer',
+	at(['description'], field.text('description', 'Description', 'Description shown on the checkout page')),
+	at(['checkoutTemplateId'], field.text('checkoutTemplateId', 'Checkout Template ID', 'ID of the checkout template the link uses')),
+	at(
 		['preference', 'acceptCorporationBuyer'],
-		'Whether companies may buy through the link',
+		field.boolean('acceptCorporationBuyer', 'Accept Corporation Buyer', 'Whether companies may buy through the link'),
 	),
-	boolean(
-		'acceptNaturalPersonBuyer',
-		'Accept Natural Person Buyer',
+	at(
 		['preference', 'acceptNaturalPersonBuyer'],
-		'Whether individuals may buy through the link',
+		field.boolean('acceptNaturalPersonBuyer', 'Accept Natural Person Buyer', 'Whether individuals may buy through the link'),
 	),
-	boolean('requestAddress', 'Request Address', ['preference', 'requestAddress'], 'Whether the checkout asks for the buyer\'s address'),
-	boolean(
-		'requestDeliveryAddress',
-		'Request Delivery Address',
+	at(['preference', 'requestAddress'], field.boolean('requestAddress', 'Request Address', 'Whether the checkout asks for the buyer\'s address')),
+	at(
 		['preference', 'requestDeliveryAddress'],
-		'Whether the checkout asks for a delivery address',
+		field.boolean('requestDeliveryAddress', 'Request Delivery Address', 'Whether the checkout asks for a delivery address'),
 	),
-	boolean('showSellerName', 'Show Seller Name', ['preference', 'showSellerName'], 'Whether the checkout shows the seller\'s name'),
-	integer(
-		'dueDateDelay',
-		'Billet Due Date Delay (Days)',
+	at(['preference', 'showSellerName'], field.boolean('showSellerName', 'Show Seller Name', 'Whether the checkout shows the seller\'s name')),
+	at(
 		['paymentConfiguration', 'billet', 'dueDateDelay'],
-		0,
-		3,
-		'Days until a bank billet issued through the link is due',
+		field.integer('dueDateDelay', 'Billet Due Date Delay (Days)', 0, 3, 'Days until a bank billet issued through the link is due'),
 	),
-	integer(
-		'defaultInstallments',
-		'Default Installments',
+	at(
 		['paymentConfiguration', 'creditCard', 'defaultInstallments'],
-		1,
-		1,
-		'Number of card installments selected by default',
+		field.integer('defaultInstallments', 'Default Installments', 1, 1, 'Number of card installments selected by default'),
 	),
-	integer(
-		'expirationInMinutes',
-		'Pix Expiration (Minutes)',
+	at(
 		['paymentConfiguration', 'pix', 'expirationInMinutes'],
-		1,
-		30,
-		'Minutes a Pix code issued through the link stays valid',
+		field.integer('expirationInMinutes', 'Pix Expiration (Minutes)', 1, 30, 'Minutes a Pix code issued through the link stays valid'),
 	),
 ];
 
 /** Fields only Create accepts (spec part 2, payment link create body). */
 export const createOnlyFields: LinkField[] = [
-	textField(
-		'invoiceDescription',
-		'Invoice Description',
+	at(
 		['paymentConfiguration', 'creditCard', 'invoiceDescription'],
-		'Text on the buyer\'s card statement',
+		field.text('invoiceDescription', 'Invoice Description', 'Text on the buyer\'s card statement'),
 	),
-	textField(
-		'contactEmailId',
-		'Support Contact Email ID',
+	at(
 		['supportContact', 'contactEmailId'],
-		'ID of the support email address shown to buyers',
+		field.text('contactEmailId', 'Support Contact Email ID', 'ID of the support email address shown to buyers'),
 	),
-	boolean(
-		'sellerAbsorbsInterest',
-		'Seller Absorbs Interest',
+	at(
 		['interestSettings', 'sellerAbsorbsInterest'],
-		'Whether the seller pays the installment interest instead of the buyer',
+		field.boolean('sellerAbsorbsInterest', 'Seller Absorbs Interest', 'Whether the seller pays the installment interest instead of the buyer'),
 	),
 ];
 
 /** Fields only Update accepts (spec part 2, update body). */
 export const updateOnlyFields: LinkField[] = [
-	integer(
-		'maxInstallments',
-		'Max Installments',
+	at(
 		['paymentConfiguration', 'creditCard', 'maxInstallments'],
-		1,
-		12,
-		'Largest number of card installments a buyer may choose',
+		field.integer('maxInstallments', 'Max Installments', 1, 12, 'Largest number of card installments a buyer may choose'),
 	),
 ];
 

@@ -1,18 +1,20 @@
 import { paymentLinkLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { recordOf } from '../../shared/records';
-import { explainLinkNotFound } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { explainLinkNotFound, LINK_ID } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const get = recordOperation({
+export const get: OperationDef = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a payment link',
 	amounts: true,
 	description: 'Read the details of one payment link',
-	id: { property: paymentLinkLocator('The payment link to read'), label: 'Payment Link' },
-	// Headers not shown in the spec: business-id is sent, as on every other payment link call.
-	...ENDPOINTS.paymentLink.details,
-	explain: explainLinkNotFound,
-	output: (data) => recordOf(data, 'paymentLink'),
-});
+	properties: [paymentLinkLocator('The payment link to read')],
+	async execute(i) {
+		// Headers not shown in the spec: business-id is sent, as on every other payment link call.
+		const { data } = await requestOnRecord.call(this, i, { ...ENDPOINTS.paymentLink.details, id: LINK_ID, explain: explainLinkNotFound });
+		return recordOf(data, 'paymentLink');
+	},
+};

@@ -2,24 +2,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Explain } from '../../shared/errors';
 import { fieldError, notFound } from '../../shared/errors';
-import { fixedList, fixedValues, mergeBody, setPath } from '../../shared/records';
-import { checkBoolean, checkCents, checkInteger, checkNumber, optionalText, parseJsonObject } from '../../shared/validation';
-import type { LinkField } from './descriptions';
+import type { Endpoint } from '../../shared/endpoints';
+import type { RecordId } from '../../shared/recordRequest';
+import { requestOnRecord } from '../../shared/recordRequest';
+import { fixedList, fixedValues, mergeBody, recordOf, resultOr, setPath } from '../../shared/records';
+import { readField } from '../../shared/fields';
+import { checkCents, checkInteger, checkNumber, parseJsonObject } from '../../shared/validation';
 import { commonFields, createOnlyFields, nameField, updateOnlyFields, valueInCents } from './descriptions';
-
-function readField(ctx: IExecuteFunctions, f: LinkField, value: unknown, i: number): unknown {
-	const label = f.property.displayName;
-	switch (f.kind) {
-		case 'boolean':
-			return checkBoolean.call(ctx, value, i, label);
-		case 'cents':
-			return checkCents.call(ctx, value, i, label);
-		case 'integer':
-			return checkInteger.call(ctx, value, i, label, f.min ?? 0);
-		case 'text':
-			return optionalText(value);
-	}
-}
 
 function readInstallmentOptions(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject[] {
 	return fixedList(value, 'option').map((o, n) => {
@@ -74,6 +63,8 @@ export function readLinkBody(
 	return mergeBody(extra, body);
 }
 
+export const LINK_ID: RecordId = { name: 'paymentLinkId', label: 'Payment Link' };
+
 /** Plain words for a link that does not exist. */
 export const explainLinkNotFound = notFound('payment link');
 
@@ -91,4 +82,20 @@ export function explainLinkRefusal(change: string): Explain {
 		}
 		return undefined;
 	};
+}
+
+/**
+ * Publish or Unpublish (no body): the link when the platform returns it, otherwise what it said,
+ * or `done` (e.g. `{ published: true }`) with the link's ID when it said nothing (not shown in the spec).
+ */
+export async function setLinkState(this: IExecuteFunctions, i: number, endpoint: Endpoint, done: IDataObject): Promise<IDataObject> {
+	const { id, data } = await requestOnRecord.call(this, i, {
+		...endpoint,
+		id: LINK_ID,
+		// Setting the same state twice has the same effect, so a lost answer may be retried.
+		idempotent: true,
+		open: true,
+		explain: explainLinkNotFound,
+	});
+	return resultOr(recordOf(data, 'paymentLink'), { id, ...done });
 }

@@ -1,21 +1,16 @@
 import { paymentLinkLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
-import { recordOf, resultOr } from '../../shared/records';
-import { explainLinkNotFound } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { setLinkState } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const unpublish = recordOperation({
+export const unpublish: OperationDef = {
 	value: 'unpublish',
 	name: 'Unpublish',
 	action: 'Unpublish a payment link',
 	description: 'Make a payment link inactive, so buyers can no longer pay through it',
-	id: { property: paymentLinkLocator('The payment link to unpublish'), label: 'Payment Link' },
-	// Request and headers not shown in the spec: no body, business-id sent as on the other link calls.
-	...ENDPOINTS.paymentLink.unpublish,
-	// Setting the same state twice has the same effect, so a lost answer may be retried.
-	idempotent: true,
-	open: true,
-	explain: explainLinkNotFound,
-	// Success body not shown: the link when the platform returns it, otherwise what it said.
-	output: (data, id) => resultOr(recordOf(data, 'paymentLink'), { id, unpublished: true }),
-});
+	properties: [paymentLinkLocator('The payment link to unpublish')],
+	async execute(i) {
+		// Request and headers not shown in the spec: no body, business-id sent as on the other link calls.
+		return await setLinkState.call(this, i, ENDPOINTS.paymentLink.unpublish, { unpublished: true });
+	},
+};

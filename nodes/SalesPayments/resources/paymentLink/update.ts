@@ -1,27 +1,30 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fieldsCollection } from '../../shared/records';
 
 import { paymentLinkLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
+import { fieldsCollection } from '../../shared/records';
+import type { OperationDef } from '../../shared/types';
 import { updateOptions } from './descriptions';
-import { explainLinkRefusal, readLinkBody } from './helpers';
+import { explainLinkRefusal, LINK_ID, readLinkBody } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const update = recordOperation({
+const explainUpdateRefusal = explainLinkRefusal('changing its fields');
+
+export const update: OperationDef = {
 	value: 'update',
 	name: 'Update',
 	action: 'Update a payment link',
 	description: 'Change the fields of a payment link. The platform refuses once the link has a sale.',
-	id: { property: paymentLinkLocator('The payment link to update'), label: 'Payment Link' },
-	properties: [
-		fieldsCollection('update', updateOptions),
-	],
-	...ENDPOINTS.paymentLink.update,
-	explain: explainLinkRefusal('changing its fields'),
-	body(i) {
-		return readLinkBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i, 'update');
+	properties: [paymentLinkLocator('The payment link to update'), fieldsCollection('update', updateOptions)],
+	async execute(i) {
+		const { id, data } = await requestOnRecord.call(this, i, {
+			...ENDPOINTS.paymentLink.update,
+			id: LINK_ID,
+			explain: explainUpdateRefusal,
+			body: () => readLinkBody.call(this, this.getNodeParameter('updateFields', i, {}) as IDataObject, i, 'update'),
+			requireBody: 'Update Fields: set at least one field to change',
+		});
+		// The platform answers `{ updated: boolean }`; the ID tells which link it was.
+		return { id, ...data };
 	},
-	requireBody: 'Update Fields: set at least one field to change',
-	// The platform answers `{ updated: boolean }`; the ID tells which link it was.
-	output: (data, id) => ({ id, ...data }),
-});
+};

@@ -3,10 +3,10 @@ import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fieldError } from '../../shared/errors';
 import { paymentLinkLocator } from '../../shared/locators';
 import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { isPlainObject, recordOf } from '../../shared/records';
-import { optionalText, requireId } from '../../shared/validation';
-import { explainLinkRefusal } from './helpers';
+import { optionalText } from '../../shared/validation';
+import { explainLinkRefusal, LINK_ID } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 /** The image formats the platform accepts (spec 4.8 and part 8): PNG, JPEG or JPG. */
@@ -76,6 +76,26 @@ function inputFile(ctx: IExecuteFunctions, i: number): InputFile {
 	return fieldError(ctx, `Input Binary Field: the input item has no binary field "${name}"${has}`, i);
 }
 
+/** The image of item `i` as the form the platform takes (`picture`), its type and content checked. */
+async function imageForm(ctx: IExecuteFunctions, i: number): Promise<FormData> {
+	const { file, ref, label } = inputFile(ctx, i);
+	const mimeType = String(file.mimeType ?? '').split(';')[0].trim().toLowerCase();
+	const format = FORMATS.find((f) => (f.mimeTypes as readonly string[]).includes(mimeType));
+	if (!format) {
+		fieldError(ctx, `${label} is a ${mimeType || 'file of unknown type'}; the platform accepts only PNG, JPEG or JPG images`, i);
+	}
+	const buffer = await ctx.helpers.getBinaryDataBuffer(i, ref);
+	if (buffer.length < format.magic.length || !format.magic.every((byte, n) => buffer[n] === byte)) {
+		fieldError(ctx, `${label} is labelled ${mimeType} but its content is not a ${format.label} image`, i);
+	}
+	const fileName = file.fileName?.trim() || `picture.${file.fileExtension ?? format.extension}`;
+	const form = new FormData();
+	form.append('picture', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
+	return form;
+}
+
+const explainImageRefusal = explainLinkRefusal('changing its image');
+
 export const uploadImage: OperationDef = {
 	value: 'uploadImage',
 	name: 'Upload Image',
@@ -96,26 +116,11 @@ export const uploadImage: OperationDef = {
 		},
 	],
 	async execute(i) {
-		const id = requireId.call(this, 'paymentLinkId', i, 'Payment Link');
-		const { file, ref, label } = inputFile(this, i);
-		const mimeType = String(file.mimeType ?? '').split(';')[0].trim().toLowerCase();
-		const format = FORMATS.find((f) => (f.mimeTypes as readonly string[]).includes(mimeType));
-		if (!format) {
-			fieldError(this, `${label} is a ${mimeType || 'file of unknown type'}; the platform accepts only PNG, JPEG or JPG images`, i);
-		}
-		const buffer = await this.helpers.getBinaryDataBuffer(i, ref);
-		if (buffer.length < format.magic.length || !format.magic.every((byte, n) => buffer[n] === byte)) {
-			fieldError(this, `${label} is labelled ${mimeType} but its content is not a ${format.label} image`, i);
-		}
-		const fileName = file.fileName?.trim() || `picture.${file.fileExtension ?? format.extension}`;
-		const form = new FormData();
-		form.append('picture', new Blob([new Uint8Array(buffer)], { type: mimeType }), fileName);
-		const data = await apiRequest.call(this, {
+		const { data } = await requestOnRecord.call(this, i, {
 			...ENDPOINTS.paymentLink.uploadImage,
-			pathParams: { id: { value: id, label: 'Payment Link' } },
-			body: form,
-			itemIndex: i,
-			explain: explainLinkRefusal('changing its image'),
+			id: LINK_ID,
+			body: () => imageForm(this, i),
+			explain: explainImageRefusal,
 			acceptedHint: 'check the link\'s image with Payment Link > Get before uploading again.',
 		});
 		// `data.image`: name, path, url, isPublic, extension (spec part 2).

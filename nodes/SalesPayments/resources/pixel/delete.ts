@@ -1,18 +1,24 @@
 import { pixelLocator } from '../../shared/locators';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { resultOr } from '../../shared/records';
-import { explainPixelNotFound } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { explainPixelNotFound, PIXEL_ID } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const deletePixel = recordOperation({
+export const deletePixel: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a pixel',
 	description: 'Delete a tracking pixel permanently',
-	id: { property: pixelLocator('The pixel to delete'), label: 'Pixel' },
-	...ENDPOINTS.pixel.remove,
-	open: true,
-	explain: explainPixelNotFound,
-	acceptedHint: 'check with Pixel > Get whether the pixel still exists.',
-	output: (data, id) => resultOr(data, { id, deleted: true }),
-});
+	properties: [pixelLocator('The pixel to delete')],
+	async execute(i) {
+		const { id, data } = await requestOnRecord.call(this, i, {
+			...ENDPOINTS.pixel.remove,
+			id: PIXEL_ID,
+			open: true,
+			explain: explainPixelNotFound,
+			acceptedHint: 'check with Pixel > Get whether the pixel still exists.',
+		});
+		return resultOr(data, { id, deleted: true });
+	},
+};

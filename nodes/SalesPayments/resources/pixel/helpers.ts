@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { notFound } from '../../shared/errors';
+import type { RecordId } from '../../shared/recordRequest';
 import { mergeBody } from '../../shared/records';
 import { checkOneOf, optionalText, parseJsonObject } from '../../shared/validation';
 
@@ -19,3 +20,5 @@ export function readPixelBody(this: IExecuteFunctions, values: IDataObject, i: n
 }
 
 export const explainPixelNotFound = notFound('pixel');
+
+export const PIXEL_ID: RecordId = { name: 'pixelId', label: 'Pixel' };

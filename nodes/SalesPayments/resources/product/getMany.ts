@@ -2,18 +2,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/lists';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
 import { PRODUCT_STATUS_OPTIONS, PRODUCT_TYPE_OPTIONS } from '../../shared/values';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.option('status', 'Status', PRODUCT_STATUS_OPTIONS, 'Only products in this status'),
-	filter.option('type', 'Type', PRODUCT_TYPE_OPTIONS, 'Only products of this type'),
-	filter.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
-	filter.date('createdAfter', 'Created After', 'Only products created at or after this moment'),
-	filter.date('createdBefore', 'Created Before', 'Only products created at or before this moment'),
-	filter.date('updatedAfter', 'Updated After', 'Only products updated at or after this moment'),
-	filter.date('updatedBefore', 'Updated Before', 'Only products updated at or before this moment'),
+	field.option('status', 'Status', PRODUCT_STATUS_OPTIONS, 'Only products in this status'),
+	field.option('type', 'Type', PRODUCT_TYPE_OPTIONS, 'Only products of this type'),
+	field.ids('productIds', 'Product IDs', 'Only these products (comma-separated product IDs)'),
+	field.date('createdAfter', 'Created After', 'Only products created at or after this moment'),
+	field.date('createdBefore', 'Created Before', 'Only products created at or before this moment'),
+	field.date('updatedAfter', 'Updated After', 'Only products updated at or after this moment'),
+	field.date('updatedBefore', 'Updated Before', 'Only products updated at or before this moment'),
 ];
 
 /** Builds `{ startsAt, endsAt }` with the bounds that are set, or undefined. */

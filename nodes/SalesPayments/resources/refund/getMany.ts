@@ -1,7 +1,16 @@
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/lists';
 import { pick, simplifyField } from '../../shared/simplify';
-import { checkRanges, CREATED_UPDATED_QUERY_KEYS, CREATED_UPDATED_RANGES, filter, filterCollection, readFilters, sortDirectionField, toQuery } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import {
+	checkRanges,
+	CREATED_UPDATED_QUERY_KEYS,
+	CREATED_UPDATED_RANGES,
+	filterCollection,
+	readFilters,
+	sortDirectionField,
+	toQuery,
+} from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 /** The fields of a refund request most workflows use. */
@@ -20,14 +29,14 @@ export const REFUND_SIMPLE_FIELDS = [
 ] as const;
 
 const filterFields = [
-	filter.date('createdAfter', 'Created After', 'Only refund requests created at or after this moment'),
-	filter.date('createdBefore', 'Created Before', 'Only refund requests created at or before this moment'),
-	filter.date('updatedAfter', 'Updated After', 'Only refund requests updated at or after this moment'),
-	filter.date('updatedBefore', 'Updated Before', 'Only refund requests updated at or before this moment'),
+	field.date('createdAfter', 'Created After', 'Only refund requests created at or after this moment'),
+	field.date('createdBefore', 'Created Before', 'Only refund requests created at or before this moment'),
+	field.date('updatedAfter', 'Updated After', 'Only refund requests updated at or after this moment'),
+	field.date('updatedBefore', 'Updated Before', 'Only refund requests updated at or before this moment'),
 ];
 
 const optionFields = [
-	filter.option(
+	field.option(
 		'orderByField',
 		'Sort By',
 		[{ name: 'Created At', value: 'createdAt' }],

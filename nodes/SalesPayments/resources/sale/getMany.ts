@@ -2,16 +2,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { listAll, listProperties } from '../../shared/lists';
-import { checkRanges, filter, filterCollection, readFilters } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.date('initialDate', 'Date From', 'Only sales made at or after this moment'),
-	filter.date('endDate', 'Date To', 'Only sales made at or before this moment'),
-	filter.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
-	filter.email('email', 'Email', 'Only sales to the buyer with this email address'),
-	filter.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
-	filter.json('extraFields', 'Extra Fields (JSON)', 'Further filter fields, merged into the request body unchanged (the fields above take precedence)'),
+	field.date('initialDate', 'Date From', 'Only sales made at or after this moment'),
+	field.date('endDate', 'Date To', 'Only sales made at or before this moment'),
+	field.text('status', 'Status', 'Only sales in this status, as the platform names it', 'e.g. paid'),
+	field.email('email', 'Email', 'Only sales to the buyer with this email address'),
+	field.ids('productIds', 'Product IDs', 'Only sales of these products (comma-separated product IDs)'),
+	field.json('extraFields', 'Extra Fields (JSON)', 'Further filter fields, merged into the request body unchanged (the fields above take precedence)'),
 ];
 
 export const getMany: OperationDef = {

@@ -2,30 +2,31 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../shared/types';
 import { simplifyField } from '../../shared/simplify';
-import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { sortDirectionField, sortedFilterList } from '../../shared/filters';
 import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
 import { simplifySubscription } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
-	filter.text('name', 'Name', 'Only subscriptions whose name matches this text'),
-	filter.date('initialDate', 'Date From', 'Only subscriptions created at or after this moment'),
-	filter.date('endDate', 'Date To', 'Only subscriptions created at or before this moment'),
-	filter.option('status', 'Status', SUBSCRIPTION_STATUS_OPTIONS, 'Only subscriptions in this status'),
-	filter.cents(
+	field.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),
+	field.text('name', 'Name', 'Only subscriptions whose name matches this text'),
+	field.date('initialDate', 'Date From', 'Only subscriptions created at or after this moment'),
+	field.date('endDate', 'Date To', 'Only subscriptions created at or before this moment'),
+	field.option('status', 'Status', SUBSCRIPTION_STATUS_OPTIONS, 'Only subscriptions in this status'),
+	field.cents(
 		'initialValue',
 		'Recurrence Value From (Cents)',
 		'Only subscriptions whose recurrence value is at least this amount, in cents (e.g. 1990 for 19.90)',
 	),
-	filter.cents(
+	field.cents(
 		'endValue',
 		'Recurrence Value To (Cents)',
 		'Only subscriptions whose recurrence value is at most this amount, in cents (e.g. 9990 for 99.90)',
 	),
-	filter.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
-	filter.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
-	filter.text(
+	field.option('type', 'Payment Method', SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, 'Only subscriptions paid with this method'),
+	field.ids('productIds', 'Product IDs', 'Only subscriptions of these products (comma-separated product IDs)'),
+	field.text(
 		'field',
 		'Field',
 		'Value of the platform\'s "field" filter, sent unchanged (the platform does not document its values)',
@@ -34,7 +35,7 @@ const filterFields = [
 ];
 
 const sortFields = [
-	filter.option(
+	field.option(
 		'orderByField',
 		'Sort By',
 		[

@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../../shared/records';
+
 function obj(value: unknown): IDataObject {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+	return isPlainObject(value) ? value : {};
 }
 
 /**

@@ -1,16 +1,19 @@
 import { notFound } from '../../shared/errors';
-import { recordOperation } from '../../shared/recordOperation';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { recordOf } from '../../shared/records';
+import type { OperationDef } from '../../shared/types';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const getByCode = recordOperation({
+const explainCodeNotFound = notFound('voucher', 'code');
+
+export const getByCode: OperationDef = {
 	value: 'getByCode',
 	name: 'Get by Code',
 	action: 'Get a voucher by its code',
 	amounts: true,
 	description: 'Look up a voucher by its unique code, to validate or display it. Changes nothing.',
-	id: {
-		property: {
+	properties: [
+		{
 			displayName: 'Voucher Code',
 			name: 'code',
 			type: 'string',
@@ -19,10 +22,13 @@ export const getByCode = recordOperation({
 			placeholder: 'e.g. WELCOME-7F3K',
 			description: 'The code the buyer has',
 		},
-		label: 'Voucher Code',
-		rule: 'code',
+	],
+	async execute(i) {
+		const { data } = await requestOnRecord.call(this, i, {
+			...ENDPOINTS.voucher.byCode,
+			id: { name: 'code', label: 'Voucher Code', rule: 'code' },
+			explain: explainCodeNotFound,
+		});
+		return recordOf(data, 'voucher');
 	},
-	...ENDPOINTS.voucher.byCode,
-	explain: notFound('voucher', 'code'),
-	output: (data) => recordOf(data, 'voucher'),
-});
+};

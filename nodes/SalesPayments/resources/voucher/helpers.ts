@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { PlatformError } from '../../shared/errors';
+import type { Endpoint } from '../../shared/endpoints';
+import type { Explain, PlatformError } from '../../shared/errors';
 import { notFound } from '../../shared/errors';
+import { requestOnRecord } from '../../shared/recordRequest';
+import { recordOf } from '../../shared/records';
 import { parseJsonObject } from '../../shared/validation';
 
 const voucherNotFound = notFound('voucher');
@@ -32,11 +35,22 @@ export function explainCancelRedeem(error: PlatformError): string | undefined {
 	return voucherNotFound(error);
 }
 
-/** The optional extra JSON of Redeem and Cancel Redemption (their bodies are not shown in the spec). */
-export function voucherBody(this: IExecuteFunctions, i: number): IDataObject {
-	const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	return parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+/**
+ * Redeem or Cancel Redemption of the voucher of item `i`, with the optional extra JSON (their bodies
+ * are not shown in the spec): it changes value, so it is never repeated once the platform may have
+ * processed it.
+ */
+export async function changeRedemption(this: IExecuteFunctions, i: number, endpoint: Endpoint, explain: Explain): Promise<IDataObject> {
+	const { data } = await requestOnRecord.call(this, i, {
+		...endpoint,
+		id: { name: 'voucherId', label: 'Voucher ID' },
+		idempotent: false,
+		explain,
+		acceptedHint: 'look the voucher up with Voucher > Get by Code to see whether it is redeemed now.',
+		body: () => {
+			const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+			return parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
+		},
+	});
+	return recordOf(data, 'voucher');
 }
-
-/** What to check before repeating a redemption or cancellation whose answer was lost. */
-export const CHECK_VOUCHER = 'look the voucher up with Voucher > Get by Code to see whether it is redeemed now.';

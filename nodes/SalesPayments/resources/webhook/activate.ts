@@ -1,11 +1,15 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const activate = webhookOperation({
+export const activate: OperationDef = {
 	value: 'activate',
 	name: 'Activate',
 	action: 'Activate a webhook',
 	description: 'Enable the delivery of notifications to the webhook\'s dispatchers',
-	...ENDPOINTS.webhook.activate,
-	idempotent: true,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.activate, idempotent: true });
+	},
+};

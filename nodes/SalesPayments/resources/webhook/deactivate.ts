@@ -1,11 +1,15 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const deactivate = webhookOperation({
+export const deactivate: OperationDef = {
 	value: 'deactivate',
 	name: 'Deactivate',
 	action: 'Deactivate a webhook',
 	description: 'Stop the delivery of notifications to the webhook\'s dispatchers immediately',
-	...ENDPOINTS.webhook.deactivate,
-	idempotent: true,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.deactivate, idempotent: true });
+	},
+};

@@ -1,12 +1,16 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const deleteWebhook = webhookOperation({
+export const deleteWebhook: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
 	action: 'Delete a webhook',
 	description: 'Remove a webhook permanently; all future deliveries stop',
-	...ENDPOINTS.webhook.remove,
-	// A repeated delete would fail with "not found" after a first one that succeeded unseen.
-	idempotent: false,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		// A repeated delete would fail with "not found" after a first one that succeeded unseen.
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.remove, idempotent: false });
+	},
+};

@@ -1,11 +1,15 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const flush = webhookOperation({
+export const flush: OperationDef = {
 	value: 'flush',
 	name: 'Flush Queue',
 	action: 'Flush the queue of a webhook',
 	description: 'Discard every pending (failed) notification of a webhook',
-	...ENDPOINTS.webhook.flush,
-	idempotent: true,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.flush, idempotent: true });
+	},
+};

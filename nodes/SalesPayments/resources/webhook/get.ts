@@ -1,11 +1,15 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const get = webhookOperation({
+export const get: OperationDef = {
 	value: 'get',
 	name: 'Get',
 	action: 'Get a webhook',
 	description: 'Retrieve the configuration and current status of a webhook',
-	...ENDPOINTS.webhook.details,
-	idempotent: true,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.details, idempotent: true });
+	},
+};

@@ -1,11 +1,15 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const getQueue = webhookOperation({
+export const getQueue: OperationDef = {
 	value: 'getQueue',
 	name: 'Get Queue',
 	action: 'Get the queue of a webhook',
 	description: 'Retrieve the queue of failed notifications of a webhook, with the count of pending messages',
-	...ENDPOINTS.webhook.queue,
-	idempotent: true,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.queue, idempotent: true });
+	},
+};

@@ -1,12 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fieldError } from '../../shared/errors';
-import type { RecordOperationDef } from '../../shared/recordOperation';
-import { recordOperation } from '../../shared/recordOperation';
+import type { RecordId, RecordRequest } from '../../shared/recordRequest';
+import { requestOnRecord } from '../../shared/recordRequest';
 import { resultOr } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
 import { checkOneOf } from '../../shared/validation';
-import { webhookIdField } from './descriptions';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -44,17 +42,18 @@ export function readDispatchers(this: IExecuteFunctions, i: number, required: bo
 	});
 }
 
+const WEBHOOK_ID: RecordId = { name: 'webhookId', label: 'Webhook' };
+
 /**
- * An operation on one webhook (get, queue, activate, deactivate, delete, flush, resume, update):
- * the one-record pattern with the webhook locator, KEYS only (spec 4.11), and the webhook id
- * with `success: true` as output when the platform answers nothing.
+ * One request on one webhook (get, queue, activate, deactivate, delete, flush, resume, update):
+ * KEYS only (spec 4.11). Answers the spec does not show (every write's) may be empty: then the
+ * output is the webhook id with `success: true`.
  */
-export function webhookOperation(def: Omit<RecordOperationDef, 'id' | 'open'>): OperationDef {
-	return recordOperation({
-		// Answers the spec does not show: what the API returned, or the webhook id and `success: true`.
-		output: (data, id) => resultOr(data, { id, success: true }),
-		...def,
-		id: { property: webhookIdField, label: 'Webhook' },
-		open: def.method !== 'GET',
-	});
+export async function requestOnWebhook(
+	this: IExecuteFunctions,
+	i: number,
+	request: Omit<RecordRequest, 'id' | 'open'>,
+): Promise<IDataObject> {
+	const { id, data } = await requestOnRecord.call(this, i, { ...request, id: WEBHOOK_ID, open: request.method !== 'GET' });
+	return resultOr(data, { id, success: true });
 }

@@ -1,12 +1,16 @@
-import { webhookOperation } from './helpers';
+import type { OperationDef } from '../../shared/types';
+import { webhookIdField } from './descriptions';
+import { requestOnWebhook } from './helpers';
 import { ENDPOINTS } from '../../shared/endpoints';
 
-export const resume = webhookOperation({
+export const resume: OperationDef = {
 	value: 'resume',
 	name: 'Resume Queue',
 	action: 'Resume the queue of a webhook',
 	description: 'Retry the delivery of every pending (failed) notification of a webhook',
-	...ENDPOINTS.webhook.resume,
-	// Each call starts new delivery attempts, so it is not repeated automatically.
-	idempotent: false,
-});
+	properties: [webhookIdField],
+	async execute(i) {
+		// Each call starts new delivery attempts, so it is not repeated automatically.
+		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.resume, idempotent: false });
+	},
+};

@@ -1,17 +1,18 @@
 import type { OperationDef } from '../../shared/types';
-import { filter, sortDirectionField, sortedFilterList } from '../../shared/filters';
+import { field } from '../../shared/fields';
+import { sortDirectionField, sortedFilterList } from '../../shared/filters';
 import { ENDPOINTS } from '../../shared/endpoints';
 
 const filterFields = [
-	filter.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
-	filter.date('endDate', 'Date To', 'Only withdraw requests made at or before this moment'),
-	filter.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
-	filter.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
-	filter.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
+	field.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
+	field.date('endDate', 'Date To', 'Only withdraw requests made at or before this moment'),
+	field.text('status', 'Status', 'Only withdraw requests in this status, as the platform names it', 'e.g. pending'),
+	field.cents('initialValue', 'Value From (Cents)', 'Only withdraw requests of at least this amount, in cents'),
+	field.cents('endValue', 'Value To (Cents)', 'Only withdraw requests of at most this amount, in cents'),
 ];
 
 const sortFields = [
-	filter.text('orderByField', 'Sort By', 'Name of the field the withdraw requests are sorted by', 'e.g. createdAt'),
+	field.text('orderByField', 'Sort By', 'Name of the field the withdraw requests are sorted by', 'e.g. createdAt'),
 	sortDirectionField(),
 ];
 

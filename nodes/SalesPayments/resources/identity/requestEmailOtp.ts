@@ -1,0 +1,16 @@
+import type { OperationDef } from '../../shared/types';
+import { accessTokenField } from './descriptions';
+import { accessTokenFor, identityRequest } from './helpers';
+import { ENDPOINTS } from '../../shared/endpoints';
+
+export const requestEmailOtp: OperationDef = {
+	value: 'requestEmailOtp',
+	name: 'Request Email OTP',
+	action: 'Request a one-time code by email',
+	description: "Send a one-time code to the account's email address, to use with Validate Account",
+	properties: [accessTokenField],
+	async execute(i) {
+		const accessToken = await accessTokenFor.call(this, i);
+		return await identityRequest.call(this, i, { ...ENDPOINTS.identity.emailOtp, accessToken, fingerprint: true });
+	},
+};

@@ -1,0 +1,244 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/**
+ * `npm run bench`: measures the package on this machine and writes bench/results.json and
+ * bench/results.md.
+ *
+ * 1. Return All of 100,000 movements (Movement > Get Many) executed by n8n-core (the built
+ *    package run as test/support/harness/n8n-core.ts runNodes() runs it, without its secret audit: see
+ *    n8n-run.ts) against the simulator, beside three anchors measured in the same rounds:
+ *    **the floor**, a sequential keep-alive loop on `node:http` that sends the same pages with the
+ *    same headers and body as the node (captured from the simulator) and parses each page's JSON
+ *    into one array; **keep-alive in n8n**, the same loop inside a trivial n8n node; **helper loop**,
+ *    a trivial node looping over `this.helpers.httpRequestWithAuthentication` (the usual pattern of
+ *    verified nodes). See anchors.ts. On loopback at 1,000 and 100 per page and at 20 ms latency
+ *    per answer; the node with its default settings (automatic concurrency) and one request at a time.
+ * 2. Return All under the simulator's rate limit of 20 requests/s per key: errors, 429 answers,
+ *    the achieved request rate.
+ * 3. With `--baseline <git ref>`: the same node cases on the package built from that commit
+ *    (e.g. main before a change), alternated with this one, for an honest before/after.
+ * 4. The trigger's cost per delivery (secret check + emit) over 10,000 deliveries through
+ *    n8n-core's WebhookContext, good and forged secrets.
+ * 5. The packed tarball's size and the time to load the action node's module.
+ * 6. Exports: 1,000,000 movements to a CSV file against the same to items (export.ts).
+ *
+ * The simulator runs in this process; every measurement runs in a fresh child process
+ * (cases.ts, measure.ts), so that memory numbers are its own. The cases of a group are run in
+ * alternating rounds (the order rotates every round) and each figure is the median of the rounds
+ * (rounds.ts), so that other work on a shared machine weighs on every case alike; the spread
+ * (fastest-slowest) and the load average are kept with the results (report.ts).
+ * Every loop is bounded and every child has a time limit.
+ * Options: --quick (1 round, fewer cases), --no-build, --repeats N (rounds, default 5),
+ * --baseline <git ref>.
+ */
+import { execFileSync, execSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import type { Anchor } from './anchors';
+import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
+import { runCommand } from '../command';
+import { measureExports } from './export';
+import type { Results } from './report';
+import { markdown, targetsOf } from './report';
+import type { CaseDef, Measured } from './rounds';
+import { ANCHOR_LABELS, captureNodeRequest, runCaseChild, runGroup } from './rounds';
+import { DELIVERIES, LATENCY_MS, LIST_PATH, MOVEMENTS, OUT_DIR, RATE_LIMIT, REPO_DIR } from './settings';
+
+/**
+ * Builds the package of an earlier commit in a temporary folder (its `nodes`, `credentials`
+ * and build configuration, compiled with this repository's TypeScript; `node_modules` is a link
+ * to this repository's, so both load the same n8n-workflow). Returns the folder.
+ */
+function buildBaseline(ref: string, log: (line: string) => void): { dir: string; sha: string } {
+	const sha = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: REPO_DIR }).toString().trim();
+	const dir = path.join(os.tmpdir(), `sp-bench-baseline-${sha}`);
+	if (!existsSync(path.join(dir, 'dist/nodes/SalesPayments/SalesPayments.node.js'))) {
+		log(`building the baseline ${ref} (${sha}) in ${dir}...`);
+		rmSync(dir, { recursive: true, force: true });
+		mkdirSync(dir, { recursive: true });
+		execSync(`git archive ${sha} package.json tsconfig.json tsconfig.build.json nodes credentials | tar -x -C ${JSON.stringify(dir)}`, {
+			cwd: REPO_DIR,
+		});
+		symlinkSync(path.join(REPO_DIR, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+		execFileSync(path.join(REPO_DIR, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+	}
+	return { dir, sha };
+}
+
+async function main(): Promise<void> {
+	const args = process.argv.slice(2);
+	const quick = args.includes('--quick');
+	const option = (name: string) => {
+		const at = args.indexOf(name);
+		return at >= 0 ? args[at + 1] : undefined;
+	};
+	const repeats = option('--repeats') ? Math.max(1, Math.min(15, Number(option('--repeats')) || 5)) : quick ? 1 : 5;
+	const baselineRef = option('--baseline');
+	const started = performance.now();
+	// Other work on the machine shows in the timings: the load average is kept with the results.
+	const loadAtStart = os.loadavg().map((n) => Math.round(n * 100) / 100);
+	const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
+
+	if (!args.includes('--no-build')) {
+		log('building the package (npm run build)...');
+		execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+	}
+	// The built package's own constants (what users run), never the source tree.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } = require(path.join(REPO_DIR, 'dist/nodes/SalesPayments/shared/pagination.js')) as {
+		DEFAULT_PAGE_SIZE: number;
+		MAX_PAGE_SIZE: number;
+	};
+	const baseline = baselineRef ? buildBaseline(baselineRef, log) : undefined;
+	const { startSimulator } = await import('../simulator/server');
+	const { addMovements } = await import('../simulator/routes/financials');
+
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-'));
+	const env = { ...process.env, N8N_USER_FOLDER: userFolder, NODE_ENV: 'production' };
+	const sim = await startSimulator();
+	try {
+		const target: Target = sim.credentials;
+		const existing = sim.state.col('movements').filter((m) => m._businessId === target.businessId).length;
+		addMovements(sim, target.businessId, MOVEMENTS - existing);
+		log(`simulator on ${sim.url} with ${MOVEMENTS} movements for the primary business (max limit ${sim.maxLimit})`);
+		const request = await captureNodeRequest(target, env, sim, DEFAULT_PAGE_SIZE);
+		log(`the node's list request: headers ${Object.keys(request.headers).sort().join(', ')}; body ${request.body}`);
+
+		const list = (client: Client, pageSize: number, extra: Partial<ListSpec> = {}): ListSpec => ({
+			kind: 'list',
+			client,
+			target,
+			pageSize,
+			expected: MOVEMENTS,
+			...request,
+			...extra,
+		});
+		const nodeCases = (scenario: string, pageSize: number, fixed: number[]): CaseDef[] => [
+			{ id: `${scenario}/node-default`, scenario, settings: 'default (auto)', spec: list('node', pageSize) },
+			...fixed.map((n) => ({ id: `${scenario}/node-${n}`, scenario, settings: `fixed ${n}`, spec: list('node', pageSize, { concurrency: n }) })),
+			...(baseline && pageSize === DEFAULT_PAGE_SIZE
+				? [
+						{
+							id: `${scenario}/baseline-default`,
+							scenario,
+							settings: `${baselineRef}@${baseline.sha} default`,
+							spec: list('node', pageSize, { packageDir: baseline.dir }),
+						},
+					]
+				: []),
+		];
+		const rows: Measured[] = [];
+		const group = async (name: string, cases: CaseDef[], meta: { latencyMs: number; rateLimit?: number }, runs = repeats) => {
+			log(`${name}: ${cases.map((c) => c.id).join(', ')} x ${runs} rounds`);
+			rows.push(...(await runGroup(cases, runs, env, sim, meta, log)));
+		};
+
+		const anchors = (scenario: string, pageSize: number, which: Array<'floor' | Anchor>): CaseDef[] =>
+			which.map((client) => ({ id: `${scenario}/${client}`, scenario, settings: ANCHOR_LABELS[client], spec: list(client, pageSize) }));
+		// 1. Loopback, default page size: the three anchors and the node (default, one request at a time).
+		await group(
+			'loopback',
+			[...anchors('loopback', DEFAULT_PAGE_SIZE, ['floor', 'keepAlive', 'helperLoop']), ...nodeCases('loopback', DEFAULT_PAGE_SIZE, [1])],
+			{ latencyMs: 0 },
+		);
+		// 2. Small pages on loopback (1,000 requests): a platform that caps its pages at 100.
+		await group(
+			'loopback-100',
+			[...anchors('loopback-100', 100, ['floor', 'keepAlive', 'helperLoop']), ...nodeCases('loopback-100', 100, [])],
+			{ latencyMs: 0 },
+			Math.min(repeats, quick ? 1 : 3),
+		);
+		// 3. 20 ms per answer.
+		sim.addFault({ kind: 'latency', latencyMs: LATENCY_MS, path: LIST_PATH });
+		await group(
+			'latency',
+			[...anchors('latency', DEFAULT_PAGE_SIZE, ['floor', 'helperLoop']), ...nodeCases('latency', DEFAULT_PAGE_SIZE, quick ? [] : [1])],
+			{ latencyMs: LATENCY_MS },
+		);
+		sim.faults.clear();
+		// 4. Under the platform's rate limit of 20 requests/s per key.
+		await group(
+			'rate-limit',
+			[{ id: 'rate-limit/node-default', scenario: `rate limit ${RATE_LIMIT}/s`, settings: 'default (auto)', spec: list('node', DEFAULT_PAGE_SIZE) }],
+			{ latencyMs: 0, rateLimit: RATE_LIMIT },
+			Math.min(repeats, 3),
+		);
+
+		// 5. Trigger deliveries.
+		let trigger: TriggerResult | { skipped: string };
+		try {
+			const runs: TriggerResult[] = [];
+			for (let n = 0; n < Math.min(repeats, 3); n++) runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
+			trigger = {
+				good: runs.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+				forged: runs.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+			};
+			log(`trigger: ${JSON.stringify(trigger)}`);
+		} catch (error) {
+			trigger = { skipped: (error as Error).message.slice(0, 300) };
+			log(`trigger case skipped: ${trigger.skipped}`);
+		}
+
+		// 6. Exports (issue 24): 1,000,000 movements to CSV against the same to items (export.ts, its own simulator).
+		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env, records: quick ? 100_000 : undefined });
+
+		// 7. Package size and module load time.
+		const { packPackage } = await import('../n8n-install');
+		const tarball = await packPackage();
+		const tarballBytes = statSync(tarball).size;
+		const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').length;
+		rmSync(path.dirname(tarball), { recursive: true, force: true });
+		const loads: LoadResult[] = [];
+		for (let n = 0; n < 3; n++) loads.push(await runCaseChild<LoadResult>({ kind: 'load' }, env));
+		const load = {
+			requireMs: Math.min(...loads.map((l) => l.requireMs)),
+			constructMs: Math.min(...loads.map((l) => l.constructMs)),
+			n8nWorkflowRequireMs: Math.min(...loads.map((l) => l.n8nWorkflowRequireMs)),
+			properties: loads[0].properties,
+			modules: loads[0].modules,
+		};
+		log(`package: ${tarballBytes} bytes, ${files} files; load ${JSON.stringify(load)}`);
+
+		const reference = rows.find((r) => r.id === 'loopback/floor')?.digest;
+		const results: Results = {
+			generatedAt: new Date().toISOString(),
+			machine: {
+				cpus: os.cpus().length,
+				cpuModel: os.cpus()[0]?.model ?? '',
+				memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+				node: process.version,
+				platform: `${os.platform()} ${os.release()}`,
+			},
+			settings: {
+				movements: MOVEMENTS,
+				repeats,
+				defaultPageSize: DEFAULT_PAGE_SIZE,
+				maxPageSize: MAX_PAGE_SIZE,
+				simulatorMaxLimit: sim.maxLimit,
+				latencyMs: LATENCY_MS,
+				rateLimitPerSecond: RATE_LIMIT,
+				deliveries: DELIVERIES,
+				...(baseline ? { baseline: `${baselineRef}@${baseline.sha}` } : {}),
+				nodeRequest: { headers: Object.keys(request.headers).sort(), body: request.body },
+			},
+			list: rows.map((r) => ({ ...r, sameOutput: r.errors === 0 && r.digest === reference })),
+			trigger,
+			exports: exportRows,
+			package: { tarballBytes, files, ...load },
+			targets: targetsOf(rows, reference),
+			loadAverage: { start: loadAtStart, end: os.loadavg().map((n) => Math.round(n * 100) / 100) },
+			totalSeconds: Math.round((performance.now() - started) / 1000),
+		};
+		mkdirSync(OUT_DIR, { recursive: true });
+		writeFileSync(path.join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+		writeFileSync(path.join(OUT_DIR, 'results.md'), markdown(results));
+		log(`wrote bench/results.json and bench/results.md in ${results.totalSeconds} s`);
+	} finally {
+		await sim.close();
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+runCommand(module, main);
