@@ -38,6 +38,12 @@ const MAX_GAP_MS = 30_000;
 const RATE_SLACK = 0.9;
 const MIN_RATE_WINDOW_MS = 1000;
 
+/** Max Concurrent Requests 0: the window adapts, up to AUTO_MAX_CONCURRENCY (or a walk's `autoMax`). */
+export const AUTO_CONCURRENCY = 0;
+export const AUTO_MAX_CONCURRENCY = 8;
+/** Most concurrent page requests a list may be given. */
+export const MAX_CONCURRENCY = 16;
+
 export class Pacer {
 	/** Requests that may be in flight now. */
 	window: number;

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runCache, runCacheSet } from './cache';
 import { asNodeError } from './errors';
-import { Pacer } from './pacer';
+import { AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, Pacer } from './pacer';
 import type { ApiContext, ApiRequest } from './transport';
 import { apiRequest } from './transport';
 import { isPlainObject, kindOf } from './records';
@@ -20,7 +20,7 @@ import { isPlainObject, kindOf } from './records';
  * that size, never mixing sizes) and later lists of the same endpoint in the same execution start
  * at it. Each record is output once (by `id`); a page number that does not advance, pages that
  * bring nothing new while more are announced, and answers that are not lists are errors, never a
- * short list. A total that drops while the list is read (records deleted shift later records onto
+ * short list. A total that drops while the list is read (deleted records shift later ones onto
  * pages already read) makes the walk read the list again, at most MAX_PASSES times.
  */
 
@@ -30,10 +30,7 @@ export const MAX_PAGE_SIZE = 1000;
 /** Pages one walk may request unless the user raises Pagination › Max Pages. */
 export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
-/** Max Concurrent Requests 0: the window adapts (pacer.ts), up to AUTO_MAX_CONCURRENCY. */
-export const AUTO_CONCURRENCY = 0;
-export const AUTO_MAX_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 16;
+export { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY } from './pacer';
 /** Page sizes tried, largest first, when the platform refuses a page size with a 400 naming `limit`. */
 export const FALLBACK_PAGE_SIZES = [500, 250, 100, 50, 20, 10];
 /** Readings of one list when its total keeps dropping while it is read. */
@@ -148,8 +145,7 @@ export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 	const field = (name: string): unknown => holder?.[name] ?? data[name];
 	const summary: IDataObject = {};
 	for (const name of Object.keys(data)) if (name !== key && name !== 'docs') summary[name] = data[name];
-	const nextPage = field('nextPage');
-	const hasNext = field('hasNext');
+	const [nextPage, hasNext] = [field('nextPage'), field('hasNext')];
 	return {
 		records: checkRecords(list, where, pageNo),
 		currentPage: num(field('currentPage') ?? field('page')),
@@ -169,10 +165,7 @@ function checkRecords(list: unknown[], where: string, pageNo: number): IDataObje
 	return list as IDataObject[];
 }
 
-/**
- * Whether pages follow page `pageNo` of `size` records: `hasNext`, else `nextPage`, else the
- * totals. Undefined when the answer says nothing.
- */
+/** Whether pages follow page `pageNo` of `size` records: `hasNext`, else `nextPage`, else the totals (undefined: nothing said). */
 function saysMore(page: Page, pageNo: number, size: number): boolean | undefined {
 	if (page.hasNext !== undefined) return page.hasNext;
 	if (page.nextPage !== undefined) return page.nextPage !== null;
