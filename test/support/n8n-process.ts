@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,15 +18,40 @@ import type { N8nTarget, NodeRuntime } from './n8n-install';
 import { DEFAULT_TARGET, ensureNode, n8nBin, PACKAGE_NAME, run } from './n8n-install';
 import { closeAtEnd } from './teardown';
 
-export async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
+/** The kernel's ephemeral range: where every `listen(0)` and outgoing connection takes its port. */
+function ephemeralRange(): [number, number] {
+	try {
+		const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+		if (low > 0 && high >= low) return [low, high];
+	} catch {
+		// not Linux: the IANA range
+	}
+	return [49_152, 65_535];
+}
+
+function listenable(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
 		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
+}
+
+/**
+ * A free 127.0.0.1 port for a server that starts later (n8n, its task broker). Drawn below the
+ * ephemeral range: a port from `listen(0)` stays free until n8n binds it, often minutes later,
+ * and meanwhile any `listen(0)` may take it (the other jest worker starts hundreds of
+ * simulators). Seen in CI: n8n could not bind, and its REST calls reached another test's n8n.
+ */
+export async function freePort(): Promise<number> {
+	const [ephemeralLow] = ephemeralRange();
+	const high = Math.min(ephemeralLow, 49_152) - 1;
+	const low = Math.max(10_000, high - 20_000);
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const port = low + Math.floor(Math.random() * (high - low + 1));
+		if (await listenable(port)) return port;
+	}
+	throw new Error(`no free port between ${low} and ${high} after 200 attempts`);
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -214,21 +239,39 @@ export class N8nInstance {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
 		};
-		this.proc.stdout?.on('data', keep);
-		this.proc.stderr?.on('data', keep);
+		// The first lines of this process, until it says it listens.
+		let started = '';
+		const watch = (chunk: Buffer) => {
+			if (started.length < 1_000_000) started += chunk.toString();
+		};
+		for (const stream of [this.proc.stdout, this.proc.stderr]) {
+			stream?.on('data', keep);
+			stream?.on('data', watch);
+		}
+		const listening = new RegExp(`ready on .*port ${this.port}\\b`);
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (this.proc.exitCode !== null) throw new Error(`n8n exited early:\n${this.output.join('')}`);
 			try {
 				// /healthz answers before the REST API is mounted; /rest/settings answers once it is.
 				const res = await axios.get(`${this.baseUrl}/rest/settings`, { timeout: 2_000, validateStatus: () => true });
-				if (res.status === 200) return;
+				// The answer must come from this process: n8n logs "ready on <address>, port <port>"
+				// (at level info, the default here) once it listens.
+				if (res.status === 200 && (!this.logsInfo() || listening.test(started))) {
+					this.proc.stdout?.off('data', watch);
+					this.proc.stderr?.off('data', watch);
+					return;
+				}
 			} catch {
 				// not listening yet
 			}
 			await sleep(500);
 		}
 		throw new Error(`n8n did not become ready in ${timeoutMs} ms:\n${this.output.join('')}`);
+	}
+
+	private logsInfo(): boolean {
+		return ['info', 'debug'].includes(this.env().N8N_LOG_LEVEL ?? 'info');
 	}
 
 	private unregister = (): void => undefined;
@@ -269,7 +312,9 @@ export class N8nInstance {
 			{ emailOrLdapLoginId: owner.email, password: owner.password },
 			{ headers: { 'browser-id': 'sp-tests' }, validateStatus: () => true },
 		);
-		if (res.status !== 200) throw new Error(`n8n login failed: ${res.status} ${JSON.stringify(res.data)}`);
+		if (res.status !== 200) {
+			throw new Error(`n8n login failed: ${res.status} ${JSON.stringify(res.data)}\nn8n's last output:\n${this.output.join('').slice(-3000)}`);
+		}
 		this.owner = owner;
 		this.cookie = cookieOf(res.headers['set-cookie']);
 	}
