@@ -19,7 +19,7 @@ import { chromiumForTests } from '../support/chromium';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import { readSchemaFile, schemaFiles } from '../support/schemas/files';
 import { REPO_DIR } from '../support/n8n-install';
-import { DEFAULT_OWNER, sleep } from '../support/n8n-process';
+import { DEFAULT_OWNER, sleep, waitFor } from '../support/n8n-process';
 import { INSTALL_TIMEOUT } from './setup';
 
 const SECRET_HEADER = 'x-sp-webhook-secret';
@@ -41,16 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await demo?.stop();
 }, 60_000);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(250);
-	}
-	throw new Error(`timed out waiting for ${what}`);
-}
 
 function simWebhooks(): Promise<Array<Record<string, unknown>>> {
 	return axios.get(`${demo.sim.url}/__sim/webhooks`).then((r) => r.data as Array<Record<string, unknown>>);
@@ -197,6 +187,15 @@ const RESOURCES = [
 
 /** Where the editor test saves its screenshots (listed in the closing note of issue 14). */
 const OUT_DIR = path.join(REPO_DIR, 'test-output');
+/** Order › Create Charge of one pix payment, as the editor tests open it. */
+const PIX_CHARGE = {
+	resource: 'order',
+	operation: 'createCharge',
+	buyerName: 'Maria Silva',
+	buyerEmail: 'maria@mail.example',
+	items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
+	payments: { payment: [{ method: 'pix', valueInCents: 4990 }] },
+};
 const DEMO_CREDENTIAL = { salesPaymentsApi: { id: DATA_CREDENTIAL_ID, name: 'Sales & Payments (simulator)' } };
 /** A real 1x1 PNG. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -323,14 +322,7 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 					start,
 					action(
 						'Charge',
-						{
-							resource: 'order',
-							operation: 'createCharge',
-							buyerName: 'Maria Silva',
-							buyerEmail: 'maria@mail.example',
-							items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
-							payments: { payment: [{ method: 'pix', valueInCents: 4990 }] },
-						},
+						PIX_CHARGE,
 						[300, 0],
 					),
 				],
@@ -366,14 +358,7 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 					start,
 					action(
 						'Charge',
-						{
-							resource: 'order',
-							operation: 'createCharge',
-							buyerName: 'Maria Silva',
-							buyerEmail: 'maria@mail.example',
-							items: { item: [{ name: 'Sourdough Masterclass', quantity: 1, priceInCents: 4990 }] },
-							payments: { payment: [{ method: 'pix', valueInCents: 4990 }] },
-						},
+						PIX_CHARGE,
 						[300, 0],
 					),
 					action('Get the order', { resource: 'order', operation: 'get', orderId: '={{ $json.orderId }}' }, [600, 0]),

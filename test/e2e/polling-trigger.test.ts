@@ -12,7 +12,7 @@ import path from 'node:path';
 import axios from 'axios';
 
 import { DATA_CREDENTIAL_ID, demoExamples } from '../support/demo';
-import { DEFAULT_OWNER, sleep } from '../support/n8n-process';
+import { DEFAULT_OWNER, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 
@@ -22,16 +22,6 @@ const TRIGGER = 'New refund request';
 const EVERY_SECOND = '0-59 * * * * *';
 
 let ctx: E2eContext;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(200);
-	}
-	throw new Error(`timed out waiting for ${what}\n${ctx.n8n.output.slice(-20).join('')}`);
-}
 
 interface InboxMessage {
 	body: { channel?: string; refundRequestId?: string; text?: string };

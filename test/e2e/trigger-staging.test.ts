@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import axios from 'axios';
 
 import { ensureN8n, packPackage } from '../support/n8n-install';
-import { DEFAULT_OWNER, N8nInstance, sleep } from '../support/n8n-process';
+import { DEFAULT_OWNER, N8nInstance, waitFor } from '../support/n8n-process';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
 import { dataCredential, INSTALL_TIMEOUT } from './setup';
@@ -50,16 +50,6 @@ function workflow(staticData?: unknown) {
 	};
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(250);
-	}
-	throw new Error(`timed out waiting for ${what}`);
-}
-
 async function simWebhooks(): Promise<Array<Record<string, unknown>>> {
 	return (await axios.get(`${sim.url}/__sim/webhooks`)).data as Array<Record<string, unknown>>;
 }
@@ -81,7 +71,7 @@ beforeAll(async () => {
 	await production.publish(WORKFLOW_ID);
 	await production.start();
 	await production.setupOwner(DEFAULT_OWNER);
-	await waitFor("production's webhook", () => (sim.requestsTo('POST', '/webhooks').length === 1 ? true : undefined));
+	await waitFor("production's webhook", () => (sim.requestsTo('POST', '/webhooks').length === 1 ? true : undefined), 60_000);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
@@ -107,7 +97,7 @@ describe('a staging copy of production (same encryption key, other WEBHOOK_URL),
 		await staging.publish(WORKFLOW_ID);
 		sim.clearRequests();
 		await staging.start();
-		await waitFor("staging's webhook", () => (sim.requestsTo('POST', '/webhooks').length === 1 ? true : undefined));
+		await waitFor("staging's webhook", () => (sim.requestsTo('POST', '/webhooks').length === 1 ? true : undefined), 60_000);
 		const stagingUrl = `${staging.baseUrl}/webhook/${WEBHOOK_ID}/webhook`;
 		// It looked at production's webhook (named in the copied static data), then touched nothing but its own.
 		expect(sim.requestsTo('GET', `/webhooks/details/${String(productionHook.id)}`).length).toBeGreaterThan(0);
@@ -120,14 +110,14 @@ describe('a staging copy of production (same encryption key, other WEBHOOK_URL),
 		const log = await waitFor("staging's log line", () => {
 			const text = staging.output.join('');
 			return text.includes('other webhook(s) in place') ? text : undefined;
-		});
+		}, 60_000);
 		expect(log).toContain(`webhook ${String(productionHook.id)}`);
 		expect(log).toContain(`calls ${productionUrl}, not this node's URL ${stagingUrl}`);
 
 		// A paid order: production's workflow runs.
 		await staging.setupOwner(DEFAULT_OWNER);
 		await axios.post(`${sim.url}/__sim/orders`, {});
-		await waitFor("production's execution", async () => ((await production.executions(WORKFLOW_ID)).length > 0 ? true : undefined));
+		await waitFor("production's execution", async () => ((await production.executions(WORKFLOW_ID)).length > 0 ? true : undefined), 60_000);
 
 		// Deactivating staging deletes staging's webhook only; production's still delivers.
 		await staging.deactivate(WORKFLOW_ID);
@@ -135,8 +125,10 @@ describe('a staging copy of production (same encryption key, other WEBHOOK_URL),
 		expect(await simWebhooks()).toEqual([productionHook]);
 		const before = (await production.executions(WORKFLOW_ID)).length;
 		await axios.post(`${sim.url}/__sim/orders`, {});
-		await waitFor('a second production execution', async () =>
-			(await production.executions(WORKFLOW_ID)).length > before ? true : undefined,
+		await waitFor(
+			'a second production execution',
+			async () => ((await production.executions(WORKFLOW_ID)).length > before ? true : undefined),
+			60_000,
 		);
 	}, 300_000);
 });

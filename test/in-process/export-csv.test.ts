@@ -130,18 +130,7 @@ describe('CSV of hostile and unusual values', () => {
 	});
 
 	it('JSON Lines holds each record as the items do, values untouched', async () => {
-		const asItems = await runNode(
-			{
-				parameters: {
-					resource: 'customer',
-					operation: 'getMany',
-					returnAll: true,
-					filters: { createdAfter: '2030-01-01T00:00:00Z' },
-					pagination: { pageSize: 3 },
-				},
-			},
-			{ credentials: dataCredentials(sim()) },
-		);
+		const asItems = await exportCustomers({});
 		const { text } = await exportCustomers({ output: 'jsonLinesFile' });
 		const lines = text.split('\n');
 		expect(lines.at(-1)).toBe('');

@@ -14,9 +14,9 @@ import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
+import { growShortLists } from '../support/helpers/grow';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
-import type { JsonObject } from '../support/simulator/core';
 import type { PagingRule } from '../support/simulator/paging';
 
 const SIZE = 150;
@@ -29,12 +29,6 @@ const FILES = [
 
 let productId = '';
 const honest = new Map<string, string[]>();
-
-function grow(collection: string, own = primaryRecords(sim(), collection)): void {
-	for (let n = own.length; n < SIZE; n++) {
-		sim().state.col(collection).push({ ...JSON.parse(JSON.stringify(own[0])), id: `${String(own[0].id)}-copy-${n}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() } as JsonObject);
-	}
-}
 
 function parametersOf(resource: string, extra: INodeParameters): INodeParameters {
 	const base = baselineParameters(LISTS.find((o) => o.resource === resource)!);
@@ -54,26 +48,7 @@ async function fileIds(item: INodeExecutionData): Promise<string[]> {
 }
 
 beforeAll(async () => {
-	grow('pixels');
-	const account = sim().state.accounts[0];
-	const model = sim().state.businesses.find((b) => b.id === account.businessIds[1])!;
-	for (let n = account.businessIds.length; n < SIZE; n++) {
-		const id = `${String(model.id)}-copy-${n}`;
-		sim().state.businesses.push({ ...JSON.parse(JSON.stringify(model)), id, name: `Business ${n}` } as JsonObject);
-		account.businessIds.push(id);
-	}
-	const hook = await fetch(`${sim().url}/webhooks`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret },
-		body: JSON.stringify({
-			externalAccountId: account.businessIds[0],
-			name: 'model',
-			events: ['order.paid'],
-			dispatchers: [{ type: 'http', method: 'POST', url: 'https://hooks.example.com/x', headers: {} }],
-		}),
-	});
-	expect(hook.status).toBe(201);
-	grow('webhooks', sim().state.col('webhooks'));
+	await growShortLists(sim(), SIZE, { businesses: true });
 	const offersOf = (id: unknown) => sim().state.col('offers').filter((o) => o._productId === id || o.productId === id).length;
 	productId = String(primaryRecords(sim(), 'products').reduce((best, p) => (offersOf(p.id) > offersOf(best.id) ? p : best)).id);
 	for (const op of LISTS) {

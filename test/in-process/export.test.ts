@@ -13,9 +13,9 @@ import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords, parseCsv } from '../support/helpers/csv';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
+import { growShortLists } from '../support/helpers/grow';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
-import type { JsonObject } from '../support/simulator/core';
 
 const sim = useSimulator();
 const PAGE_SIZE = 7;
@@ -76,32 +76,11 @@ function expectRowHolds(header: string[], row: string[], record: IDataObject): v
 /** Short lists of the seed grow to `SIZE` records by copies of their first one. */
 const SIZE = 30;
 
-async function growShortLists(): Promise<void> {
-	const account = sim().state.accounts[0];
-	const own = primaryRecords(sim(), 'pixels');
-	for (let n = own.length; n < SIZE; n++) sim().state.col('pixels').push({ ...JSON.parse(JSON.stringify(own[0])), id: `${String(own[0].id)}-copy-${n}` } as JsonObject);
-	const hook = await fetch(`${sim().url}/webhooks`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret },
-		body: JSON.stringify({
-			externalAccountId: account.businessIds[0],
-			name: 'model',
-			events: ['order.paid'],
-			dispatchers: [{ type: 'http', method: 'POST', url: 'https://hooks.example.com/x', headers: {} }],
-		}),
-	});
-	expect(hook.status).toBe(201);
-	const hooks = sim().state.col('webhooks');
-	for (let n = 1; n < SIZE; n++) {
-		hooks.push({ ...JSON.parse(JSON.stringify(hooks[0])), id: `${String(hooks[0].id)}-copy-${n}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() } as JsonObject);
-	}
-}
-
 /** Items of each list (the reference), by resource. */
 const reference = new Map<string, IDataObject[]>();
 
 beforeAll(async () => {
-	await growShortLists();
+	await growShortLists(sim(), SIZE);
 	productId = String(
 		primaryRecords(sim(), 'products').find((p) => sim().state.col('offers').filter((o) => o._productId === p.id || o.productId === p.id).length > 2 * PAGE_SIZE)
 			?.id,

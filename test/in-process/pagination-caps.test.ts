@@ -12,9 +12,9 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode, runNodes } from '../support/harness/n8n-core';
 import { baselineParameters, listOperations } from '../support/helpers/operations';
+import { growShortLists } from '../support/helpers/grow';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
-import type { JsonObject } from '../support/simulator/core';
 import type { PagingRule } from '../support/simulator/paging';
 
 const SIZE = 1100;
@@ -22,17 +22,6 @@ const sim = useSimulator({ size: SIZE });
 const CAPS = [30, 100, 500];
 
 const LISTS = listOperations().filter((op) => op.operation === 'getMany');
-
-/** Grows a collection of the primary business to `SIZE` records by copying its first one. */
-function grow(collection: string, link: (copy: JsonObject, n: number) => void = () => undefined): void {
-	const own = primaryRecords(sim(), collection);
-	const model = own[0];
-	for (let n = own.length; n < SIZE; n++) {
-		const copy = { ...JSON.parse(JSON.stringify(model)), id: `${String(model.id)}-copy-${n}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() } as JsonObject;
-		link(copy, n);
-		sim().state.col(collection).push(copy);
-	}
-}
 
 let productId = '';
 /** Record ids of each list's honest Return All. */
@@ -54,29 +43,8 @@ function requestsOf(resource: string) {
 }
 
 beforeAll(async () => {
-	const account = sim().state.accounts[0];
 	// Lists the seed keeps short grow past the largest cap.
-	grow('pixels');
-	const model = sim().state.businesses.find((b) => b.id === account.businessIds[1])!;
-	for (let n = account.businessIds.length; n < SIZE; n++) {
-		const id = `${String(model.id)}-copy-${n}`;
-		sim().state.businesses.push({ ...JSON.parse(JSON.stringify(model)), id, name: `Business ${n}` } as JsonObject);
-		account.businessIds.push(id);
-	}
-	const hook = await fetch(`${sim().url}/webhooks`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret },
-		body: JSON.stringify({
-			externalAccountId: account.businessIds[0],
-			name: 'model',
-			events: ['order.paid'],
-			dispatchers: [{ type: 'http', method: 'POST', url: 'https://hooks.example.com/x', headers: {} }],
-		}),
-	});
-	expect(hook.status).toBe(201);
-	const hooks = sim().state.col('webhooks');
-	const first = hooks[0];
-	for (let n = 1; n < SIZE; n++) hooks.push({ ...JSON.parse(JSON.stringify(first)), id: `${String(first.id)}-copy-${n}`, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString() } as JsonObject);
+	await growShortLists(sim(), SIZE, { businesses: true });
 	productId = String(
 		primaryRecords(sim(), 'products').find((p) => sim().state.col('offers').filter((o) => o._productId === p.id || o.productId === p.id).length >= SIZE)?.id,
 	);

@@ -27,7 +27,7 @@ import axios from 'axios';
 
 import { demoExamples } from '../support/demo';
 import { ensureN8n, packPackage, REPO_DIR } from '../support/n8n-install';
-import { sleep } from '../support/n8n-process';
+import { sleep, waitFor } from '../support/n8n-process';
 import type { ExecutionRow, QueueCluster, RunData } from '../support/queue/cluster';
 import { itemsOf, QueueCluster as Cluster } from '../support/queue/cluster';
 import { ensureQueueServices } from '../support/queue/services';
@@ -220,16 +220,6 @@ let cluster: QueueCluster;
 let knownOrderId = '';
 const figures: Record<string, unknown> = {};
 const log = (line: string) => process.stderr.write(`[queue] ${line}\n`);
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(250);
-	}
-}
 
 type SimWebhook = { id: string; dispatchers: Array<{ url: string; headers: Record<string, string> }> };
 

@@ -58,6 +58,17 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Probes every 250 ms until `probe` gives a value; fails naming `what` once `timeoutMs` has passed (one probe at least). */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(250);
+	}
+}
+
 export interface OwnerAccount {
 	email: string;
 	password: string;

@@ -12,7 +12,7 @@ import axios from 'axios';
 
 import type { N8nTarget } from '../../support/n8n-install';
 import { ensureN8n, matrixTargets, packPackage } from '../../support/n8n-install';
-import { N8nInstance, nodeOutput, sleep } from '../../support/n8n-process';
+import { N8nInstance, nodeOutput, sleep, waitFor } from '../../support/n8n-process';
 import type { Simulator } from '../../support/simulator/server';
 import { startSimulator } from '../../support/simulator/server';
 import { dataCredential, INSTALL_TIMEOUT, manualWorkflow } from '../setup';
@@ -53,16 +53,6 @@ function triggerWorkflow() {
 		connections: { 'Order paid': { main: [[{ node: 'Get the order', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		await sleep(250);
-	}
-	throw new Error(`timed out waiting for ${what}`);
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -125,7 +115,7 @@ describe.each(matrixTargets().map((t) => [t.version, t.node, t] as [string, stri
 		const [create] = await waitFor('POST /webhooks', async () => {
 			const creates = sim.requestsTo('POST', '/webhooks');
 			return creates.length ? creates : undefined;
-		});
+		}, 60_000);
 		const body = create.body as { events: string[]; dispatchers: Array<{ url: string; headers: Record<string, string> }> };
 		expect(body.events).toEqual(['order.paid']);
 		expect(body.dispatchers).toHaveLength(1);
@@ -173,7 +163,7 @@ describe.each(matrixTargets().map((t) => [t.version, t.node, t] as [string, stri
 		const execution = await waitFor('the execution of the delivery', async () => {
 			const list = await executions();
 			return list.length > before && !['running', 'new', 'waiting'].includes(list[0].status) ? list[0] : undefined;
-		});
+		}, 60_000);
 		expect(execution.status).toBe('success');
 		const detail = await n8n.rest<{ data: { data: string } }>('GET', `/executions/${execution.id}`);
 		expect(detail.data.data.data).toContain(orderId);
