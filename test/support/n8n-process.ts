@@ -318,11 +318,16 @@ export class N8nInstance {
 	}
 
 	async login(owner: OwnerAccount = DEFAULT_OWNER): Promise<void> {
-		const res = await axios.post(
-			`${this.baseUrl}/rest/login`,
-			{ emailOrLdapLoginId: owner.email, password: owner.password },
-			{ headers: { 'browser-id': 'sp-tests' }, validateStatus: () => true },
-		);
+		const send = async () =>
+			await axios.post(
+				`${this.baseUrl}/rest/login`,
+				{ emailOrLdapLoginId: owner.email, password: owner.password },
+				{ headers: { 'browser-id': 'sp-tests' }, validateStatus: () => true },
+			);
+		let res = await send();
+		// A queue-mode main restarted a moment ago once answered "Cannot POST /rest/login" (404)
+		// although /rest/settings had answered: give the route a bounded while to appear.
+		for (const deadline = Date.now() + 20_000; res.status === 404 && Date.now() < deadline; res = await send()) await sleep(500);
 		if (res.status !== 200) {
 			throw new Error(`n8n login failed: ${res.status} ${JSON.stringify(res.data)}\nn8n's last output:\n${this.output.join('').slice(-3000)}`);
 		}

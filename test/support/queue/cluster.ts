@@ -228,13 +228,23 @@ export class QueueCluster {
 
 		const t2 = Date.now();
 		await Promise.all(this.nodes.map(async (node) => await node.start()));
+		await this.withMainDiagnostics(() => this.main.n8n.setupOwner());
+		this.log(`main, ${this.webhooks.length} webhook processes and ${this.workers.length} workers ready in ${Date.now() - t2} ms`);
+	}
+
+	/** Logs in to main again (after a restart of main). */
+	async loginToMain(): Promise<void> {
+		await this.withMainDiagnostics(() => this.main.n8n.login());
+	}
+
+	/** Runs a call to main's REST API; a failure says what listens on main's port and how main's log ends. */
+	private async withMainDiagnostics(call: () => Promise<void>): Promise<void> {
 		try {
-			await this.main.n8n.setupOwner();
+			await call();
 		} catch (error) {
 			const listeners = await exec('ss', ['-ltnp', `sport = :${this.main.port}`]);
 			throw new Error(`${(error as Error).message}\nlisteners on ${this.main.port}: ${listeners.stdout}\nmain:\n${this.main.proc.tail(3000)}`);
 		}
-		this.log(`main, ${this.webhooks.length} webhook processes and ${this.workers.length} workers ready in ${Date.now() - t2} ms`);
 	}
 
 	private async makeNode(role: Role, name: string, args: string[]): Promise<ClusterNode> {
