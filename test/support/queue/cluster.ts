@@ -86,10 +86,13 @@ export class ClusterNode {
 		// The answer must come from this process: another program may have taken the port
 		// between picking and binding, so wait for this process to say it listens there.
 		const listening = new RegExp(`(n8n ready on 127\\.0\\.0\\.1, port|worker server listening on port) ${this.port}\\b`);
+		// Main: and its start is over (see N8nInstance.start: an owner set up earlier could be lost).
+		const started = this.role === 'main' ? /Editor is now accessible via/ : /(?:)/;
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (!this.proc.running) throw new Error(`${this.name} exited early:\n${this.proc.tail()}`);
-			if (listening.test(this.proc.logSinceStart())) {
+			const log = this.proc.logSinceStart();
+			if (listening.test(log) && started.test(log)) {
 				try {
 					const res = await axios.get(url, { timeout: 2_000, validateStatus: () => true });
 					if (res.status === 200) return;
