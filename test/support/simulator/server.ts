@@ -367,7 +367,12 @@ async function sendHuge(res: http.ServerResponse, bytes: number, gzip: boolean):
 		if (!out.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) {
 			await new Promise<void>((resolve) => {
 				if (res.destroyed) return resolve();
-				const done = () => resolve();
+				// Whichever comes first removes the other: a listener left per wait would pile up.
+				const done = () => {
+					out.removeListener('drain', done);
+					res.removeListener('close', done);
+					resolve();
+				};
 				out.once('drain', done);
 				res.once('close', done);
 			});
