@@ -269,6 +269,26 @@ describe('ByteSource, as n8n reads it', () => {
 		expect(s.failure).toBe(state.error);
 	});
 
+	it("an 'error' listener that throws does not escape as an unhandled rejection; the walk's error stays kept", async () => {
+		const { source: s, state } = source(['x', 'y'], 1);
+		const unhandled: unknown[] = [];
+		const record = (reason: unknown) => unhandled.push(reason);
+		process.on('unhandledRejection', record);
+		try {
+			const errors: unknown[] = [];
+			s.once('error', (error) => {
+				errors.push(error);
+				throw new Error('the consumer failed');
+			});
+			const data: string[] = [];
+			s.on('data', (chunk) => data.push(String(chunk)));
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			expect({ data, errors, failure: s.failure, unhandled }).toEqual({ data: ['x'], errors: [state.error], failure: state.error, unhandled: [] });
+		} finally {
+			process.off('unhandledRejection', record);
+		}
+	});
+
 	it("n8n 2.41's idle timeout destroys the source: the walk ends (its finally runs) and nothing more is emitted", async () => {
 		let release: () => void = () => undefined;
 		let finished = false;

@@ -20,8 +20,8 @@ export function runCache<T>(ctx: object, key: string, make: () => T): T {
 	if (values.has(key)) return values.get(key) as T;
 	const value = make();
 	values.set(key, value);
-	// A failed promise is not kept: the next call tries again.
-	if (value instanceof Promise) value.catch(() => values.delete(key));
+	// A failed promise is not kept (unless replaced meanwhile): the next call tries again.
+	if (value instanceof Promise) value.catch(() => values.get(key) === value && values.delete(key));
 	return value;
 }
 

@@ -310,7 +310,13 @@ export class ByteSource {
 			}
 			this.emit('end');
 		} catch (error) {
-			if (!this.destroyed) this.emit('error', error);
+			if (this.destroyed) return;
+			try {
+				this.emit('error', error);
+			} catch {
+				// A consumer's error listener that throws must not become an unhandled rejection
+				// (pump runs unawaited); the walk's error stays in `failure` for exportList.
+			}
 		}
 	}
 }
