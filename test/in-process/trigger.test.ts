@@ -117,8 +117,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 		const id = h.nodeStaticData.webhookId;
 		sim().clearRequests();
 		expect(await h.checkExists()).toBe(true);
-		// checkExists only reads: the stored webhook, nothing else.
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`]);
+		// checkExists only reads: the stored webhook, then the list (for strays of this node).
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
 		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
 		await h.restart();
 		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
@@ -174,7 +174,7 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(again.logs[0].message).toContain('Webhook > Delete, ID by-hand-1');
 	});
 
-	it('checkExists leaves duplicates alone; create and delete remove those this node made for its URL', async () => {
+	it('checkExists only reads, and says false while this node has strays (so n8n calls create, which removes them, even after a restart); delete removes them too', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const stored = h.nodeStaticData.webhookId;
@@ -182,13 +182,15 @@ describe('Trigger: activation (create / checkExists)', () => {
 		duplicate(0);
 		duplicate(1);
 		sim().clearRequests();
-		expect(await h.checkExists()).toBe(true);
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${String(stored)}`]);
+		await h.restart();
+		expect(await h.checkExists({ activation: 'init' })).toBe(false);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${String(stored)}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
 		expect(await simWebhooks()).toHaveLength(3);
-		// n8n calls create when checkExists says false (here: asked directly): the stored one is kept.
-		expect(await h.create()).toBe(true);
+		// n8n calls create when checkExists says false: the stored one is kept, the strays go.
+		expect(await h.create({ activation: 'init' })).toBe(true);
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([stored]);
 		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
+		expect(await h.checkExists({ activation: 'init' })).toBe(true);
 		duplicate(2);
 		await h.delete();
 		expect(await simWebhooks()).toHaveLength(0);
@@ -332,14 +334,14 @@ describe('Trigger: activation (create / checkExists)', () => {
 		await test1.activate({ isTest: true });
 		let all = await simWebhooks();
 		expect(all).toHaveLength(2);
-		const testHook = all.find((w) => w.id === test1.nodeStaticData.webhookId)!;
+		const testHook = all.find((w) => w.id === test1.testStaticData.webhookId)!;
 		expect((testHook.dispatchers as IDataObject[])[0].url).toBe(prod.url(true));
 		expect(testHook.name).toBe('n8n: Paid orders to CRM (wf-trigger-1) [test]');
 		// A test run that ended without delete (editor closed): the next test run replaces it.
 		const test2 = await trigger({ events: ['order.paid'] }, { webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: base });
 		await test2.activate({ isTest: true });
 		all = await simWebhooks();
-		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.nodeStaticData.webhookId].sort());
+		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.testStaticData.webhookId].sort());
 		await test2.delete({ isTest: true });
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([prod.nodeStaticData.webhookId]);
 		expect(await prod.checkExists()).toBe(true);
@@ -480,6 +482,7 @@ describe('Trigger: deactivation (delete)', () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const id = String(h.nodeStaticData.webhookId);
+		const saved = h.savedStaticData();
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
 		// The business's webhooks are read first: only those this node made for its URL are deleted.
@@ -489,15 +492,15 @@ describe('Trigger: deactivation (delete)', () => {
 		expect(h.nodeStaticData).toEqual({});
 		expect(await simWebhooks()).toHaveLength(0);
 
-		// Already gone on the platform: 404 is fine.
-		Object.assign(h.nodeStaticData, { webhookId: id, webhookSecret: 'x'.repeat(64) });
+		// Already gone on the platform (static data saved before someone deleted it there): 404 is fine.
+		const stale = await trigger({ events: ['order.paid'] }, { staticData: saved, webhookId: h.node.webhookId });
 		sim().clearRequests();
-		expect(await h.delete()).toBe(true);
+		expect(await stale.delete()).toBe(true);
 		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([
 			['GET', `/webhooks/list/${sim().credentials.businessId}`, 200],
 			['GET', `/webhooks/details/${id}`, 404],
 		]);
-		expect(h.nodeStaticData).toEqual({});
+		expect(stale.nodeStaticData).toEqual({});
 	});
 
 	it('other failures are reported (and the id kept for a later attempt)', async () => {
