@@ -48,7 +48,7 @@ async function activationStep<T>(ctx: IHookFunctions, step: () => Promise<T>): P
 		return result;
 	} catch (error) {
 		if (kindOf(ctx, triggerData(ctx)) === 'production') failedActivations.set(key, Date.now());
-		throw error;
+		throw asNodeError(ctx, error);
 	}
 }
 
