@@ -50,18 +50,54 @@ function rawOwner(ctx: IHookFunctions): string {
 	return `${instance}/${String(ctx.getWorkflow().id ?? '')}/${ctx.getNode().id}`;
 }
 
+/** This node on this n8n, for memory kept by this process between n8n's calls (registration.ts). */
+export function nodeKey(ctx: IHookFunctions): string {
+	return rawOwner(ctx);
+}
+
+/** Which of a node's two webhooks a call is about: the editor's test URL or the production URL. */
+export type Kind = 'test' | 'production';
+
+function markOf(ctx: IHookFunctions, kind: Kind): string {
+	return createHash('sha256').update(`${rawOwner(ctx)}/${kind}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * Test or production, from what the call carries. n8n calls checkExists/create of a test listen in
+ * mode `manual`, but stops the listen (editor, timeout, after the test event) with `delete` in mode
+ * `internal` (TestWebhooks.deactivateWebhooks), the mode of a production deactivation too. That
+ * `delete` gets the test registration's own static data (never saved to the database), so the owner
+ * mark stored there names the kind; with none stored, the URL n8n gives (its test path) does.
+ */
+export function kindOf(ctx: IHookFunctions, data: TriggerStaticData): Kind {
+	if (ctx.getMode() === 'manual') return 'test';
+	if (data.webhookOwner !== undefined) {
+		if (data.webhookOwner === markOf(ctx, 'test')) return 'test';
+		if (data.webhookOwner === markOf(ctx, 'production') || data.webhookOwner === rawOwner(ctx)) return 'production';
+	}
+	return isTestUrl(ctx.getNodeWebhookUrl('default')) ? 'test' : 'production';
+}
+
+/** n8n's test URLs: `<WEBHOOK_URL>/webhook-test/<webhookId>/<path>` (N8N_ENDPOINT_WEBHOOK_TEST). */
+function isTestUrl(url: string | undefined): boolean {
+	try {
+		return url !== undefined && new URL(url).pathname.split('/').includes('webhook-test');
+	} catch {
+		return false;
+	}
+}
+
 /**
  * This node on this n8n, for the editor's test URL or the production URL: a digest of the
- * instance id (n8n derives it from the encryption key), the workflow, the node and the mode.
+ * instance id (n8n derives it from the encryption key), the workflow, the node and the kind.
  */
-export function ownerMark(ctx: IHookFunctions): string {
-	const mode = ctx.getMode() === 'manual' ? 'test' : 'production';
-	return createHash('sha256').update(`${rawOwner(ctx)}/${mode}`).digest('hex').slice(0, 32);
+export function ownerMark(ctx: IHookFunctions, data: TriggerStaticData): string {
+	return markOf(ctx, kindOf(ctx, data));
 }
 
 /** Whether the static data says this node made its stored webhook (older versions stored the raw owner). */
 function storedByThisNode(ctx: IHookFunctions, data: TriggerStaticData): boolean {
-	return data.webhookOwner === ownerMark(ctx) || (ctx.getMode() !== 'manual' && data.webhookOwner === rawOwner(ctx));
+	return data.webhookOwner === ownerMark(ctx, data) || (kindOf(ctx, data) === 'production' && data.webhookOwner === rawOwner(ctx));
 }
 
 /** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
@@ -107,7 +143,7 @@ export type Standing = 'own' | 'elsewhere' | 'stranger' | 'unrelated';
 
 export function standingOf(ctx: IHookFunctions, data: TriggerStaticData, webhook: IDataObject, url: string): Standing {
 	const stored = usableId(webhook.id) !== undefined && usableId(webhook.id) === usableId(data.webhookId);
-	const mark = ownerMark(ctx);
+	const mark = ownerMark(ctx, data);
 	const marked = headerValues(webhook, OWNER_HEADER)?.includes(mark) === true;
 	const madeHere = marked || (stored && storedByThisNode(ctx, data));
 	const urls = urlsOf(webhook);

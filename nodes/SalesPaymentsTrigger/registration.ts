@@ -10,7 +10,7 @@ import { apiRequest } from '../SalesPayments/shared/transport';
 import { recordOf } from '../SalesPayments/shared/records';
 import { checkEvents, readNotifyOnFail } from '../SalesPayments/shared/webhooks';
 import type { Standing, TriggerStaticData } from './ownership';
-import { forget, leftInPlace, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
+import { forget, kindOf, leftInPlace, nodeKey, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
 import { assertReachableWebhookUrl } from './webhookUrl';
 
 /**
@@ -20,8 +20,46 @@ import { assertReachableWebhookUrl } from './webhookUrl';
  * - `create` brings this node's own webhook up to date in place (so its queue of failed
  *   deliveries survives), or registers a new one and then deletes only this node's own strays;
  *   every other webhook made for this workflow is left in place and named in n8n's log;
- * - `delete` deletes only this node's own webhook.
+ * - `delete` deletes only this node's own webhook, except in the cleanup n8n runs right after a
+ *   failed production activation (see failedActivations): the working webhook and its queue stay.
+ * Test or production is decided by kindOf() from what each call carries, never from the mode alone.
+ * docs/triggers.md has the table of n8n's calls (mode, activation, static data) this is built on.
  */
+
+/**
+ * Production activations of this process that failed, by node, until n8n's cleanup `delete`.
+ * When checkExists or create throws, n8n's ActiveWorkflowManager.addWebhooks calls clearWebhooks,
+ * which calls `delete` (mode internal, activation update, the static data saved in the database):
+ * the very call a deactivation makes. Only this memory tells them apart. That cleanup must not
+ * delete a webhook that was working (a transient 500 at n8n's start would otherwise cost the
+ * webhook and its queue of failed deliveries): it touches nothing, and n8n's retry of the
+ * activation (1 s, 2 s, 4 s ...) finds the same webhook. Entries older than FAILED_ACTIVATION_MS
+ * are ignored (n8n's cleanup follows the failure at once).
+ */
+const failedActivations = new Map<string, number>();
+const FAILED_ACTIVATION_MS = 60_000;
+
+/** Runs a production activation step, remembering a failure for the cleanup `delete` that follows. */
+async function activationStep<T>(ctx: IHookFunctions, step: () => Promise<T>): Promise<T> {
+	const key = nodeKey(ctx);
+	try {
+		const result = await step();
+		failedActivations.delete(key);
+		return result;
+	} catch (error) {
+		if (kindOf(ctx, triggerData(ctx)) === 'production') failedActivations.set(key, Date.now());
+		throw asNodeError(ctx, error);
+	}
+}
+
+/** Whether this `delete` is n8n's cleanup after this node's activation failed (consumes the memory). */
+function cleanupAfterFailure(ctx: IHookFunctions): boolean {
+	if (kindOf(ctx, triggerData(ctx)) !== 'production') return false;
+	const key = nodeKey(ctx);
+	const failedAt = failedActivations.get(key);
+	failedActivations.delete(key);
+	return failedAt !== undefined && Date.now() - failedAt < FAILED_ACTIVATION_MS;
+}
 
 interface Wanted {
 	url: string;
@@ -54,7 +92,7 @@ async function readWanted(ctx: IHookFunctions): Promise<Wanted> {
 
 function webhookName(ctx: IHookFunctions): string {
 	const workflow = ctx.getWorkflow();
-	const test = ctx.getMode() === 'manual' ? ' [test]' : '';
+	const test = kindOf(ctx, triggerData(ctx)) === 'test' ? ' [test]' : '';
 	return `n8n: ${workflow.name ?? 'workflow'} (${workflow.id ?? 'unsaved'})${test}`;
 }
 
@@ -62,13 +100,27 @@ function idParam(id: string) {
 	return { id: { value: id, label: 'Stored webhook ID' } };
 }
 
+/**
+ * The webhook by id; undefined only when the platform says it is gone (404). An answer that can't
+ * be read (the transport refuses `{}`, `data: null`, text, HTML) or that names another webhook
+ * throws: an unreadable answer never counts as "gone".
+ */
 async function fetchWebhook(ctx: IHookFunctions, id: string): Promise<IDataObject | undefined> {
+	let found: IDataObject;
 	try {
-		return recordOf(await apiRequest.call(ctx, { ...ENDPOINTS.webhook.details, pathParams: idParam(id) }), 'webhook');
+		found = recordOf(await apiRequest.call(ctx, { ...ENDPOINTS.webhook.details, pathParams: idParam(id) }), 'webhook');
 	} catch (error) {
 		if (isNotFound(error)) return undefined;
 		throw asNodeError(ctx, error);
 	}
+	if (found.id !== undefined && usableId(found.id) !== id) {
+		const message = `The platform's answer to GET /webhooks/details/${id} describes another webhook (${String(found.id).slice(0, 40)})`;
+		throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+			message,
+			description: 'Nothing was changed on the platform. Activate the workflow again; if this persists, the platform is answering for the wrong webhook.',
+		});
+	}
+	return found;
 }
 
 async function deleteWebhook(ctx: IHookFunctions, id: string): Promise<void> {
@@ -117,16 +169,23 @@ function usable(ctx: IHookFunctions, data: TriggerStaticData, found: IDataObject
 	);
 }
 
-/** True when the stored webhook is this node's own and already as wanted. Reads only. */
+/**
+ * True when the stored webhook is this node's own, already as wanted, and no other webhook of this
+ * node calls its URL (a stray left by an earlier failure: false lets `create` remove it). Reads only.
+ */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
-	const wanted = await readWanted(ctx);
-	const data = triggerData(ctx);
-	const storedId = usableId(data.webhookId);
-	if (!storedId) return false;
-	const found = await fetchWebhook(ctx, storedId);
-	if (!found || !usable(ctx, data, found, wanted)) return false;
-	// Changes, a deactivated webhook or a resume are made by `create`, which n8n calls on false.
-	return Object.keys(changesFor(found, wanted)).length === 0 && found.status !== 'inactive' && !wanted.resume;
+	return await activationStep(ctx, async () => {
+		const wanted = await readWanted(ctx);
+		const data = triggerData(ctx);
+		const storedId = usableId(data.webhookId);
+		if (!storedId) return false;
+		const found = await fetchWebhook(ctx, storedId);
+		if (!found || !usable(ctx, data, found, wanted)) return false;
+		// Changes, a deactivated webhook or a resume are made by `create`, which n8n calls on false.
+		if (Object.keys(changesFor(found, wanted)).length > 0 || found.status === 'inactive' || wanted.resume) return false;
+		const webhooks = await listWebhooks(ctx, wanted.businessId);
+		return !webhooks.some((w) => usableId(w.id) !== storedId && standingOf(ctx, data, w, wanted.url) === 'own');
+	});
 }
 
 /** Updates our own webhook in place; false when it disappeared meanwhile. */
@@ -159,7 +218,7 @@ async function refresh(ctx: IHookFunctions, id: string, found: IDataObject, want
 async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
 	const data = triggerData(ctx);
 	const secret = randomBytes(32).toString('hex');
-	const mark = ownerMark(ctx);
+	const mark = ownerMark(ctx, data);
 	const body: IDataObject = {
 		externalAccountId: wanted.businessId,
 		dispatchers: [{ type: 'http', method: 'POST', url: wanted.url, headers: { [SECRET_HEADER]: secret, [OWNER_HEADER]: mark } }],
@@ -227,6 +286,10 @@ async function sweep(ctx: IHookFunctions, judged: Array<{ webhook: IDataObject; 
  * own strays (same owner mark, same URL) and names every other webhook it left in place.
  */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
+	return await activationStep(ctx, async () => await createOrUpdate(ctx));
+}
+
+async function createOrUpdate(ctx: IHookFunctions): Promise<boolean> {
 	const wanted = await readWanted(ctx);
 	const data = triggerData(ctx);
 	const storedId = usableId(data.webhookId);
@@ -243,10 +306,19 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 
 /**
  * Deletes this node's own webhooks (one already gone is fine) and clears the static data. A
- * webhook that calls another URL, or that this node did not make, is left in place.
+ * webhook that calls another URL, or that this node did not make, is left in place. The cleanup
+ * n8n runs right after this node's failed production activation touches nothing (see
+ * failedActivations): the stored webhook keeps serving, with its queue, for n8n's retry.
  */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const data = triggerData(ctx);
+	if (cleanupAfterFailure(ctx)) {
+		const workflow = ctx.getWorkflow();
+		ctx.logger.warn(
+			`Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${ctx.getNode().name}"): the activation failed, so n8n's cleanup left webhook ${data.webhookId ?? '(none stored)'} and its queue of failed deliveries in place; n8n's next activation attempt uses it again`,
+		);
+		return true;
+	}
 	const url = nodeUrl(ctx);
 	const webhooks = await webhooksToJudge(ctx, await businessIdOf(ctx), usableId(data.webhookId));
 	await sweep(ctx, webhooks.map((webhook) => ({ webhook, standing: standingOf(ctx, data, webhook, url) })), url);

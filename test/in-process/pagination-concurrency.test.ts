@@ -146,8 +146,9 @@ describe('Max Concurrent Requests', () => {
 	});
 
 	it('a failed page fails the item with the platform message, and no records are returned', async () => {
+		// A 500 on a read is retried; with Max Retries 0 the first one fails the page.
 		sim().addFault({ kind: 'status', status: 500, path: '/business/list-businesses-by-owner', nth: [4] });
-		const { items, error } = await run(sim(), 'business', { returnAll: true, pagination: { pageSize: 3, maxConcurrency: 2 } });
+		const { items, error } = await run(sim(), 'business', { returnAll: true, pagination: { pageSize: 3, maxConcurrency: 2 }, requestOptions: { maxRetries: 0 } });
 		expect(items).toHaveLength(0);
 		expect(error?.message).toBe('Internal server error');
 		expect(error?.httpCode).toBe('500');

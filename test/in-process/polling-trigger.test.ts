@@ -102,7 +102,7 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		const h = await t.activate(params());
 		const a = t.add('refunds', 1);
 		const stateBefore = JSON.stringify(h.nodeStaticData);
-		t.sim().addFault({ kind: 'status', status: 500, path: '/order-revert-requests/list', times: 1 });
+		t.sim().addFault({ kind: 'status', status: 500, path: '/order-revert-requests/list', times: 4 }); // past the read's retries
 		expect(await h.poll()).toBeUndefined();
 		expect(h.errors).toHaveLength(1);
 		expect(h.errors[0].message).toBe('Internal server error');

@@ -80,13 +80,20 @@ describe('reads are repeated after transient failures', () => {
 		expect(sim().apiRequests.every((r) => r.method === 'POST')).toBe(true);
 	});
 
-	it('500 is not a transient failure: a read is not repeated and the platform message is shown', async () => {
+	it('a read is repeated after a transient 500; one that persists shows the platform message after Max Retries', async () => {
+		fault({ kind: 'status', status: 500, times: 1 });
+		const { items, error } = await run(balance);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(statuses()).toEqual([500, 200]);
+		sim().clearRequests();
 		fault({ kind: 'status', status: 500 });
-		const { error } = await run(balance);
-		expect(error?.name).toBe('NodeApiError');
-		expect(error?.message).toBe('Internal server error');
-		expect(error?.httpCode).toBe('500');
-		expect(statuses()).toEqual([500]);
+		const failed = await run(balance);
+		expect(failed.error?.name).toBe('NodeApiError');
+		expect(failed.error?.message).toBe('Internal server error');
+		expect(failed.error?.httpCode).toBe('500');
+		expect(failed.error?.description).toContain('(after 4 attempts)');
+		expect(statuses()).toEqual([500, 500, 500, 500]);
 	});
 
 	it('Max Retries bounds the attempts, and the error says how many were made', async () => {
@@ -172,8 +179,8 @@ describe('Retry-After and backoff', () => {
 	it('decides what may be repeated', () => {
 		const read = (facts: { status?: number; code?: string }) => transport.shouldRetry(facts, true);
 		const write = (facts: { status?: number; code?: string }) => transport.shouldRetry(facts, false);
-		for (const status of [429, 502, 503, 504]) expect(read({ status })).toBe(true);
-		for (const status of [400, 401, 403, 404, 409, 422, 500]) expect(read({ status })).toBe(false);
+		for (const status of [429, 500, 502, 503, 504]) expect(read({ status })).toBe(true);
+		for (const status of [400, 401, 403, 404, 409, 422, 501]) expect(read({ status })).toBe(false);
 		for (const code of ['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE', 'ECONNREFUSED']) expect(read({ code })).toBe(true);
 		expect(read({ code: 'ENOTFOUND' })).toBe(false);
 		expect(read({ code: 'ERR_CANCELED' })).toBe(false);
@@ -294,6 +301,18 @@ describe('malformed answers', () => {
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The platform returned a response that is not valid JSON');
 		expect(error?.description).toBe(`GET /business/balance (business.getBalance) answered: ${MALFORMED_BODY}`);
+		expect(sim().apiRequests).toHaveLength(1);
+	});
+
+	it.each(['gzip', 'br', 'deflate'])('an answer labelled content-encoding: %s whose body is plain JSON fails with an error naming the request and what was wrong', async (encoding) => {
+		fault({ kind: 'malformed', status: 200, body: JSON.stringify({ statusCode: 200, data: { balance: 1 } }), contentEncoding: encoding, path: '/business/balance' });
+		const { error } = await run(balance);
+		expect(error?.name).toBe('NodeApiError');
+		expect(error?.message).toBe(
+			"The platform's answer to GET /business/balance could not be read: its content-encoding header says it is compressed, but the body could not be decompressed",
+		);
+		expect(error?.description).toContain('GET /business/balance (business.getBalance)');
+		expect(error?.description).toContain('wrong content-encoding header');
 		expect(sim().apiRequests).toHaveLength(1);
 	});
 

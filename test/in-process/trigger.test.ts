@@ -117,8 +117,8 @@ describe('Trigger: activation (create / checkExists)', () => {
 		const id = h.nodeStaticData.webhookId;
 		sim().clearRequests();
 		expect(await h.checkExists()).toBe(true);
-		// checkExists only reads: the stored webhook, nothing else.
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`]);
+		// checkExists only reads: the stored webhook, then the list (for strays of this node).
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${id}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
 		for (const r of sim().apiRequests) expectAuth(sim(), r, 'keys');
 		await h.restart();
 		expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
@@ -174,7 +174,7 @@ describe('Trigger: activation (create / checkExists)', () => {
 		expect(again.logs[0].message).toContain('Webhook > Delete, ID by-hand-1');
 	});
 
-	it('checkExists leaves duplicates alone; create and delete remove those this node made for its URL', async () => {
+	it('checkExists only reads, and says false while this node has strays (so n8n calls create, which removes them, even after a restart); delete removes them too', async () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const stored = h.nodeStaticData.webhookId;
@@ -182,13 +182,15 @@ describe('Trigger: activation (create / checkExists)', () => {
 		duplicate(0);
 		duplicate(1);
 		sim().clearRequests();
-		expect(await h.checkExists()).toBe(true);
-		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${String(stored)}`]);
+		await h.restart();
+		expect(await h.checkExists({ activation: 'init' })).toBe(false);
+		expect(lines(sim().apiRequests)).toEqual([`GET /webhooks/details/${String(stored)}`, `GET /webhooks/list/${sim().credentials.businessId}`]);
 		expect(await simWebhooks()).toHaveLength(3);
-		// n8n calls create when checkExists says false (here: asked directly): the stored one is kept.
-		expect(await h.create()).toBe(true);
+		// n8n calls create when checkExists says false: the stored one is kept, the strays go.
+		expect(await h.create({ activation: 'init' })).toBe(true);
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([stored]);
 		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
+		expect(await h.checkExists({ activation: 'init' })).toBe(true);
 		duplicate(2);
 		await h.delete();
 		expect(await simWebhooks()).toHaveLength(0);
@@ -332,14 +334,14 @@ describe('Trigger: activation (create / checkExists)', () => {
 		await test1.activate({ isTest: true });
 		let all = await simWebhooks();
 		expect(all).toHaveLength(2);
-		const testHook = all.find((w) => w.id === test1.nodeStaticData.webhookId)!;
+		const testHook = all.find((w) => w.id === test1.testStaticData.webhookId)!;
 		expect((testHook.dispatchers as IDataObject[])[0].url).toBe(prod.url(true));
 		expect(testHook.name).toBe('n8n: Paid orders to CRM (wf-trigger-1) [test]');
 		// A test run that ended without delete (editor closed): the next test run replaces it.
 		const test2 = await trigger({ events: ['order.paid'] }, { webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: base });
 		await test2.activate({ isTest: true });
 		all = await simWebhooks();
-		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.nodeStaticData.webhookId].sort());
+		expect(all.map((w) => w.id).sort()).toEqual([prod.nodeStaticData.webhookId, test2.testStaticData.webhookId].sort());
 		await test2.delete({ isTest: true });
 		expect((await simWebhooks()).map((w) => w.id)).toEqual([prod.nodeStaticData.webhookId]);
 		expect(await prod.checkExists()).toBe(true);
@@ -480,6 +482,7 @@ describe('Trigger: deactivation (delete)', () => {
 		const h = await trigger({ events: ['order.paid'] });
 		await h.activate();
 		const id = String(h.nodeStaticData.webhookId);
+		const saved = h.savedStaticData();
 		sim().clearRequests();
 		expect(await h.delete()).toBe(true);
 		// The business's webhooks are read first: only those this node made for its URL are deleted.
@@ -489,15 +492,15 @@ describe('Trigger: deactivation (delete)', () => {
 		expect(h.nodeStaticData).toEqual({});
 		expect(await simWebhooks()).toHaveLength(0);
 
-		// Already gone on the platform: 404 is fine.
-		Object.assign(h.nodeStaticData, { webhookId: id, webhookSecret: 'x'.repeat(64) });
+		// Already gone on the platform (static data saved before someone deleted it there): 404 is fine.
+		const stale = await trigger({ events: ['order.paid'] }, { staticData: saved, webhookId: h.node.webhookId });
 		sim().clearRequests();
-		expect(await h.delete()).toBe(true);
+		expect(await stale.delete()).toBe(true);
 		expect(sim().apiRequests.map((r) => [r.method, r.path, r.status])).toEqual([
 			['GET', `/webhooks/list/${sim().credentials.businessId}`, 200],
 			['GET', `/webhooks/details/${id}`, 404],
 		]);
-		expect(h.nodeStaticData).toEqual({});
+		expect(stale.nodeStaticData).toEqual({});
 	});
 
 	it('other failures are reported (and the id kept for a later attempt)', async () => {
@@ -711,5 +714,179 @@ describe('Trigger: deliveries', () => {
 		await sim().settle();
 		expect(h.received).toHaveLength(0);
 		expect(await queueSize(id)).toBe(0);
+	});
+});
+
+/**
+ * The hooks in exactly the sequences n8n 2.8.4 runs them (dist/ of the n8n package; the harness
+ * makes each context as n8n does, see TriggerHarness.hookContext):
+ * - a test listen: TestWebhooks.needsWebhook (webhooks/test-webhooks.js:251) calls
+ *   createWebhookIfNotExists(workflow, webhook, 'manual', 'manual') on a workflow with staticData {}
+ *   (toWorkflow, :342); stopping it, its timeout (:224, TEST_WEBHOOK_TIMEOUT) and the end of the
+ *   test event's execution (:145) all run deactivateWebhooks (:307-333): deleteWebhook(workflow,
+ *   webhook, 'internal', 'update') with the registration's cached static data (:252, :328-329);
+ * - a production activation: ActiveWorkflowManager.add (active-workflow-manager.js:445) ->
+ *   addWebhooks(workflow, additionalData, 'trigger', activationMode) with the database's static
+ *   data; a throw (:153-172) runs clearWebhooks (:180-213): a workflow rebuilt from the database,
+ *   deleteWebhook(..., 'internal', 'update'), saveStaticData; at start (init) the activation is
+ *   queued again (:391, addQueuedWorkflowActivation, first retry after 1 s);
+ * - a deactivation: remove (:556-591) -> clearWebhooks, the same call as that cleanup.
+ */
+describe("Trigger: n8n's own call sequences", () => {
+	const paid = { events: ['order.paid'] };
+
+	async function production() {
+		const h = await trigger(paid);
+		await h.activate();
+		return { h, id: String(h.nodeStaticData.webhookId) };
+	}
+
+	/** The editor's "Listen for test event" of the same workflow (n8n's test URL, its own static data). */
+	async function editorOf(prod: TriggerHarness) {
+		return await trigger(paid, { webhookId: prod.node.webhookId, listen: false, webhookBaseUrl: prod.url().replace(/\/webhook\/.*$/, '/webhook') });
+	}
+
+	async function deliverPaid(): Promise<void> {
+		await simPost(`/__sim/orders/${String(newOrder().id)}/pay`);
+		await sim().settle();
+	}
+
+	it('stopping a test listen (delete in mode internal) removes the test webhook and only it; the production webhook still delivers', async () => {
+		const { h: prod, id } = await production();
+		for (const end of ['stopped in the editor', 'timed out', 'after the test event']) {
+			const editor = await editorOf(prod);
+			await editor.activate({ isTest: true });
+			const testId = String(editor.testStaticData.webhookId);
+			expect((await simWebhooks()).map((w) => w.id).sort()).toEqual([id, testId].sort());
+			sim().clearRequests();
+			// All three ends are the same call in n8n: deactivateWebhooks -> delete (internal, update).
+			expect(await editor.delete({ isTest: true })).toBe(true);
+			expect({ end, requests: lines(sim().apiRequests) }).toEqual({ end, requests: [`GET /webhooks/list/${sim().credentials.businessId}`, `DELETE /webhooks/delete/${testId}`] });
+			expect({ end, left: (await simWebhooks()).map((w) => w.id) }).toEqual({ end, left: [id] });
+			expect({ end, logs: editor.logs }).toEqual({ end, logs: [] });
+		}
+		await deliverPaid();
+		expect(prod.executions).toHaveLength(1);
+		// Production's own deactivation still removes production's webhook.
+		await prod.delete();
+		expect(await simWebhooks()).toEqual([]);
+	});
+
+	it('a test listen whose create fails is deactivated by n8n and leaves no webhook behind', async () => {
+		const { h: prod, id } = await production();
+		const editor = await editorOf(prod);
+		// The new webhook's id can't be read from the answer nor found by its secret: create throws after the POST.
+		sim().addFault({ kind: 'malformed', status: 201, body: '{"statusCode":201,"data":{"id":"not a valid id!"}}', method: 'POST', path: '/webhooks' });
+		await expect(editor.activate({ isTest: true })).rejects.toThrow('not a valid ID');
+		sim().faults.clear();
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([id]);
+	});
+
+	it.each([
+		['a transient 500 (retried)', { kind: 'status', status: 500, times: 1 }, false],
+		['a 500 that outlasts the retries', { kind: 'status', status: 500, times: 4 }, true],
+		['an empty object', { kind: 'malformed', status: 200, body: '{}', times: 1 }, true],
+		['data: null', { kind: 'malformed', status: 200, body: '{"statusCode":200,"data":null}', times: 1 }, true],
+		['a string', { kind: 'malformed', status: 200, body: '"ok"', times: 1 }, true],
+		['an HTML page', { kind: 'malformed', status: 200, body: '<html><body>Bad gateway</body></html>', times: 1 }, true],
+		['another webhook', { kind: 'malformed', status: 200, body: '{"statusCode":200,"data":{"id":"someone-else"}}', times: 1 }, true],
+		['dropped connections', { kind: 'drop', times: 4 }, true],
+	] as const)('n8n starts while GET /webhooks/details answers %s: the working webhook, its queue and its deliveries survive', async (_what, rule, fails) => {
+		const { h, id } = await production();
+		h.outage = 503; // a delivery fails while n8n is down: the platform queues it
+		await deliverPaid();
+		expect(await queueSize(id)).toBe(1);
+		h.outage = undefined;
+		await h.restart();
+		sim().addFault({ ...rule, method: 'GET', path: '/webhooks/details/' });
+		sim().clearRequests();
+		const started = h.activate({ activation: 'init' });
+		if (fails) {
+			await expect(started).rejects.toThrow();
+			// n8n's cleanup ran (delete in mode internal) and deleted nothing.
+			expect(h.cleanups).toBe(1);
+			expect(sim().requestsTo('DELETE', /^\/webhooks\/delete\//)).toHaveLength(0);
+			expect(h.logs.map((l) => l.message).join('\n')).toContain(`left webhook ${id} and its queue of failed deliveries in place`);
+			sim().faults.clear();
+			// n8n's retry of the init activation, once the platform answers again: the same webhook.
+			expect(await h.activate({ activation: 'init' })).toEqual({ existed: true });
+		} else {
+			expect(await started).toEqual({ existed: true });
+			expect(h.cleanups).toBe(0);
+		}
+		sim().faults.clear();
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([id]);
+		expect(h.nodeStaticData.webhookId).toBe(id);
+		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
+		expect(await queueSize(id)).toBe(1);
+		await deliverPaid();
+		expect(h.executions).toHaveLength(1);
+		// The deactivation that follows is a deactivation again: the webhook goes.
+		await h.delete();
+		expect(await simWebhooks()).toEqual([]);
+	});
+
+	it('a failed create (a PATCH of changed events answered 500 every time) keeps the webhook; a deactivation after the cleanup deletes it', async () => {
+		const { h, id } = await production();
+		h.setParameters({ events: ['order.paid', 'order.refunded'] });
+		await h.restart();
+		sim().addFault({ kind: 'status', status: 500, method: 'PATCH', path: `/webhooks/${id}` });
+		await expect(h.activate({ activation: 'init' })).rejects.toThrow('Internal server error');
+		sim().faults.clear();
+		expect((await simWebhooks()).map((w) => w.id)).toEqual([id]);
+		expect(await h.activate({ activation: 'init' })).toEqual({ existed: false });
+		expect((await simWebhooks())[0]).toMatchObject({ id, events: ['order.paid', 'order.refunded'] });
+		await h.delete();
+		expect(await simWebhooks()).toEqual([]);
+	});
+
+	it('at most one webhook of this node per kind after any sequence of n8n calls, restarts and failures included', async () => {
+		const prod = await trigger(paid);
+		const editor = await editorOf(prod);
+		const kinds = async () => {
+			const all = await simWebhooks();
+			const urls = all.map((w) => String((w.dispatchers as IDataObject[])[0].url));
+			return { production: urls.filter((u) => u === prod.url()).length, test: urls.filter((u) => u === prod.url(true)).length };
+		};
+		// A fixed pseudo-random walk over the calls n8n makes.
+		let seed = 7;
+		const next = () => (seed = (seed * 48271) % 2147483647) % 8;
+		let active = false;
+		for (let step = 0; step < 60; step++) {
+			const move = next();
+			if (move === 0) {
+				await prod.activate({ activation: active ? 'update' : 'activate' }).catch(() => undefined);
+				active = true;
+			} else if (move === 1 && active) {
+				await prod.restart();
+				await prod.activate({ activation: 'init' });
+			} else if (move === 2 && active) {
+				await prod.restart();
+				sim().addFault({ kind: 'status', status: 500, method: 'GET', path: '/webhooks/', times: 4 });
+				await expect(prod.activate({ activation: 'init' })).rejects.toThrow();
+				sim().faults.clear();
+				await prod.activate({ activation: 'init' });
+			} else if (move === 3) await editor.activate({ isTest: true });
+			else if (move === 4) await editor.delete({ isTest: true });
+			else if (move === 5 && active) {
+				await prod.delete();
+				active = false;
+			} else if (move === 6) {
+				// A test listen that n8n never stopped (n8n killed): the next listen replaces it.
+				editor.testWorkflow = undefined;
+				await editor.activate({ isTest: true });
+			} else if (move === 7 && active) {
+				// A stray of this node (left by a crash between POST and saving static data): gone after a restart.
+				const own = sim().state.col('webhooks').find((w) => w.id === prod.nodeStaticData.webhookId) as JsonObject;
+				sim().state.col('webhooks').push({ ...own, id: `stray-${step}` });
+				await prod.restart();
+				await prod.activate({ activation: 'init' });
+			}
+			const count = await kinds();
+			expect({ step, move, ...count }).toEqual({ step, move, production: active ? 1 : 0, test: Math.min(count.test, 1) });
+		}
+		await editor.delete({ isTest: true });
+		if (active) await prod.delete();
+		expect(await simWebhooks()).toEqual([]);
 	});
 });

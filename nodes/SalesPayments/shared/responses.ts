@@ -145,6 +145,17 @@ export function tooLargeError(ctx: NodeContext, req: RequestFacts, limit: number
 	});
 }
 
+/** An answer whose content-encoding header does not match its body: it could not be decompressed. */
+export function encodingError(ctx: NodeContext, req: RequestFacts, detail: string): NodeApiError {
+	const message = `The platform's answer to ${req.method} ${req.path} could not be read: its content-encoding header says it is compressed, but the body could not be decompressed`;
+	const written = req.write ? ` The platform may have processed this request. ${beforeRetrying(req)}` : '';
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: `The decompression failed (${detail.slice(0, 120)}): the platform or a proxy in front of it sends a wrong content-encoding header (for example gzip or br on plain JSON).${written} ${where(req, 1, true)}`,
+		itemIndex: req.itemIndex,
+	});
+}
+
 /**
  * A 2xx answer that cannot be used. For a write the message says that the platform accepted the
  * request, so nobody repeats a charge blindly; for a read it says what was wrong with the answer.

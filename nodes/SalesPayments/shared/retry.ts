@@ -96,6 +96,6 @@ export function shouldRetry(facts: { status?: number; code?: string }, idempoten
 	if (facts.status === 429) return true;
 	if (facts.status === undefined && neverSent(facts.code)) return true;
 	if (!idempotent) return false;
-	if (facts.status !== undefined) return [502, 503, 504].includes(facts.status);
+	if (facts.status !== undefined) return [500, 502, 503, 504].includes(facts.status);
 	return facts.code !== undefined && RETRYABLE_NETWORK_CODES.has(facts.code);
 }

@@ -8,7 +8,7 @@ import type { PathValue } from './paths';
 import { buildPath } from './paths';
 import { getRequestSettings } from './requestOptions';
 import type { RequestFacts } from './responses';
-import { failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
+import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
 import type { FailureFacts } from './retry';
 import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
 
@@ -169,6 +169,17 @@ async function readBody(body: unknown, deadline: AbortSignal): Promise<unknown> 
 	});
 }
 
+/**
+ * The client's failure to decompress an answer (zlib: "incorrect header check", brotli:
+ * "Decompression failed"): the answer's content-encoding header does not match its body.
+ */
+function isDecompressionFailure(error: unknown): boolean {
+	const err = error as { code?: unknown; message?: unknown };
+	const code = typeof err?.code === 'string' ? err.code : '';
+	const message = typeof err?.message === 'string' ? err.message : '';
+	return /^Z_|^ERR_(_ERROR|BROTLI|ZLIB)/.test(code) || /incorrect header check|decompression failed|invalid (block type|stored block lengths|distance)|unexpected end of file/i.test(message);
+}
+
 /** The URL a redirect points to, resolved against the request's URL; undefined when unreadable. */
 function redirectTarget(location: unknown, from: string): URL | undefined {
 	if (typeof location !== 'string' || location.trim() === '') return undefined;
@@ -251,6 +262,11 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			if (error instanceof BodyTooLarge) {
 				req.observe?.({ code: 'BODY_TOO_LARGE', ms: Date.now() - sentAt });
 				throw tooLargeError(this, facts, MAX_BODY_BYTES);
+			}
+			// n8n's client fails before it hands over the answer (a bare zlib error, no headers).
+			if (isDecompressionFailure(error)) {
+				req.observe?.({ code: 'BAD_ENCODING', ms: Date.now() - sentAt });
+				throw encodingError(this, facts, redact((error as Error).message ?? '', credentials, req.secrets));
 			}
 			// A timeout only when the deadline cut the request: an answer that failed otherwise says so.
 			const network = networkFacts(error);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Runs the trigger node's webhook lifecycle the way n8n does, in-process: checkExists / create /
  * delete through n8n-core's HookContext (as WebhookService.createWebhookIfNotExists and
@@ -101,8 +101,19 @@ class CapturedResponse {
 	}
 }
 
+function copy(data: IDataObject): IDataObject {
+	return JSON.parse(JSON.stringify(data)) as IDataObject;
+}
+
 export class TriggerHarness {
 	workflow!: Workflow;
+	/** The test listen's workflow (TestWebhooks: staticData {} then the registration's cached static data). */
+	testWorkflow?: Workflow;
+	/** How many times n8n's cleanup after a failed production activation ran. */
+	cleanups = 0;
+	/** The static data n8n has saved in its database. */
+	private saved: IDataObject = {};
+	private nodeTypes!: Awaited<ReturnType<typeof loadPackage>>['nodeTypes'];
 	node!: INode;
 	additionalData!: IWorkflowExecuteAdditionalData;
 	credentialsHelper!: CredentialsHelper;
@@ -130,6 +141,7 @@ export class TriggerHarness {
 
 	private async build(staticData?: IDataObject): Promise<void> {
 		const { nodeTypes, credentialTypes } = await loadPackage();
+		this.nodeTypes = nodeTypes;
 		const typeVersion = this.options.typeVersion ?? (nodeTypes.getByName(TRIGGER_TYPE) as INodeType).description.defaultVersion ?? 1;
 		this.nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, typeVersion);
 		this.node ??= {
@@ -142,19 +154,37 @@ export class TriggerHarness {
 			parameters: this.options.parameters,
 			credentials: { salesPaymentsApi: { id: 'cred-salesPaymentsApi', name: 'salesPaymentsApi' } },
 		};
-		this.workflow = new Workflow({
+		this.saved = staticData ? copy(staticData) : {};
+		this.workflow = this.fromDatabase();
+		this.credentialsHelper = new CredentialsHelper(credentialTypes, { ...this.options.credentials });
+		this.additionalData = makeAdditionalData(this.credentialsHelper, undefined, `${this.baseUrl}/webhook`);
+		(this.additionalData as { webhookTestBaseUrl: string }).webhookTestBaseUrl = `${this.baseUrl}/webhook-test`;
+	}
+
+	/**
+	 * The workflow as n8n builds it from its database row: ActiveWorkflowManager.add and
+	 * clearWebhooks both do `new Workflow({ ..., staticData: workflowData.staticData })`.
+	 */
+	private fromDatabase(): Workflow {
+		return this.newWorkflow(copy(this.saved), true);
+	}
+
+	private newWorkflow(staticData: IDataObject, active: boolean): Workflow {
+		return new Workflow({
 			id: this.options.workflowId ?? 'wf-trigger-1',
 			name: this.options.workflowName ?? 'Paid orders to CRM',
 			nodes: [this.node],
 			connections: {},
-			nodeTypes,
-			active: true,
-			staticData: staticData ? (JSON.parse(JSON.stringify(staticData)) as IDataObject) : {},
+			nodeTypes: this.nodeTypes,
+			active,
+			staticData,
 			settings: { executionOrder: 'v1' },
 		});
-		this.credentialsHelper = new CredentialsHelper(credentialTypes, { ...this.options.credentials });
-		this.additionalData = makeAdditionalData(this.credentialsHelper, undefined, `${this.baseUrl}/webhook`);
-		(this.additionalData as { webhookTestBaseUrl: string }).webhookTestBaseUrl = `${this.baseUrl}/webhook-test`;
+	}
+
+	/** n8n's WorkflowStaticDataService.saveStaticData: the workflow's static data into the database. */
+	private save(workflow: Workflow): void {
+		this.saved = copy(workflow.staticData);
 	}
 
 	/** Changes node parameters (as saving an edited workflow does). */
@@ -162,14 +192,19 @@ export class TriggerHarness {
 		this.node.parameters = parameters;
 	}
 
-	/** What n8n would save as the workflow's static data. */
+	/** What n8n has saved in the database as the workflow's static data. */
 	savedStaticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.workflow.staticData)) as IDataObject;
+		return copy(this.saved);
 	}
 
-	/** The node's own static data (live). */
+	/** The node's own static data in the active workflow (live). */
 	get nodeStaticData(): IDataObject {
 		return this.workflow.getStaticData('node', this.node);
+	}
+
+	/** The node's static data of the current test listen (TestWebhooks keeps it with the registration). */
+	get testStaticData(): IDataObject {
+		return (this.testWorkflow ?? this.newWorkflow({}, false)).getStaticData('node', this.node);
 	}
 
 	/** Rebuilds the workflow from saved static data, as n8n does after a restart. */
@@ -195,9 +230,18 @@ export class TriggerHarness {
 		return `${this.baseUrl}/${isTest ? 'webhook-test' : 'webhook'}/${this.node.webhookId}/webhook`;
 	}
 
-	private hookContext(isTest: boolean, activation: WorkflowActivateMode): HookContext {
-		const mode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
-		const context = new HookContext(this.workflow, this.node, this.additionalData, mode, isTest ? 'manual' : activation, this.webhookData(isTest));
+	/**
+	 * A hook context exactly as n8n makes it (n8n 2.8.4, dist/):
+	 * - production checkExists/create: mode `trigger` (active-workflow-manager.js: add() calls
+	 *   addWebhooks(workflow, additionalData, 'trigger', activationMode)), activation init,
+	 *   activate, update or leadershipChange; webhookData.isTest false;
+	 * - test listen checkExists/create: mode `manual`, activation `manual` (webhooks/test-webhooks.js,
+	 *   needsWebhook: createWebhookIfNotExists(workflow, webhook, 'manual', 'manual')), isTest true;
+	 * - every delete: mode `internal`, activation `update` (active-workflow-manager.js clearWebhooks,
+	 *   test-webhooks.js deactivateWebhooks: deleteWebhook(workflow, webhook, 'internal', 'update')).
+	 */
+	private hookContext(workflow: Workflow, isTest: boolean, mode: WorkflowExecuteMode, activation: WorkflowActivateMode): HookContext {
+		const context = new HookContext(workflow, this.node, this.additionalData, mode, activation, this.webhookData(isTest));
 		const instanceId = this.options.instanceId;
 		if (instanceId !== undefined) context.getInstanceId = () => instanceId;
 		const record = (level: string) => (message: string) => this.logs.push({ level, message });
@@ -206,26 +250,76 @@ export class TriggerHarness {
 		return context;
 	}
 
+	private method(name: 'checkExists' | 'create' | 'delete') {
+		return this.nodeType.webhookMethods!.default![name]!;
+	}
+
+	/**
+	 * One hook call of an activation: production in the active workflow, test in the test listen's.
+	 * A production call that throws is followed by n8n's cleanup, as in addWebhooks: clearWebhooks
+	 * calls `delete` on a workflow rebuilt from the database and saves its static data; the error
+	 * goes on (n8n retries an `init` activation later, with the database's static data).
+	 */
+	private async activationCall(name: 'checkExists' | 'create', options: { isTest?: boolean; activation?: WorkflowActivateMode }): Promise<boolean> {
+		if (options.isTest) {
+			this.testWorkflow ??= this.newWorkflow({}, false);
+			return await this.method(name).call(this.hookContext(this.testWorkflow, true, 'manual', 'manual'));
+		}
+		try {
+			return await this.method(name).call(this.hookContext(this.workflow, false, 'trigger', options.activation ?? 'activate'));
+		} catch (error) {
+			this.cleanups++;
+			await this.delete().catch((cleanupError: Error) => this.logs.push({ level: 'error', message: `cleanup: ${cleanupError.message}` }));
+			this.workflow = this.fromDatabase();
+			throw error;
+		}
+	}
+
 	async checkExists(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<boolean> {
-		const fn = this.nodeType.webhookMethods!.default!.checkExists!;
-		return await fn.call(this.hookContext(options.isTest ?? false, options.activation ?? 'activate'));
+		return await this.activationCall('checkExists', options);
 	}
 
 	async create(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<boolean> {
-		const fn = this.nodeType.webhookMethods!.default!.create!;
-		return await fn.call(this.hookContext(options.isTest ?? false, options.activation ?? 'activate'));
+		return await this.activationCall('create', options);
 	}
 
+	/**
+	 * What n8n calls `delete` for: deactivating the workflow (clearWebhooks: a workflow built from
+	 * the database's static data, which is saved afterwards), or stopping a test listen (the editor's
+	 * stop, its timeout, or after the test event: the test registration's static data).
+	 */
 	async delete(options: { isTest?: boolean } = {}): Promise<boolean> {
-		const fn = this.nodeType.webhookMethods!.default!.delete!;
-		return await fn.call(this.hookContext(options.isTest ?? false, 'update'));
+		if (options.isTest) {
+			const workflow = this.testWorkflow ?? this.newWorkflow({}, false);
+			this.testWorkflow = undefined;
+			return await this.method('delete').call(this.hookContext(workflow, true, 'internal', 'update'));
+		}
+		const workflow = this.fromDatabase();
+		const result = await this.method('delete').call(this.hookContext(workflow, false, 'internal', 'update'));
+		this.save(workflow);
+		this.workflow = workflow;
+		return result;
 	}
 
-	/** n8n's WebhookService.createWebhookIfNotExists: checkExists, then create when false. */
+	/**
+	 * n8n's WebhookService.createWebhookIfNotExists (checkExists, then create when false), as its
+	 * callers run it. Production (ActiveWorkflowManager.addWebhooks): on success the static data is
+	 * saved; on a throw, clearWebhooks calls `delete` on a workflow rebuilt from the database, saves
+	 * its static data, and the error goes on (n8n retries an `init` activation later). A test listen
+	 * (TestWebhooks.needsWebhook): on a throw, deactivateWebhooks calls `delete` on the same workflow.
+	 */
 	async activate(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<{ existed: boolean }> {
-		const existed = await this.checkExists(options);
-		if (!existed) await this.create(options);
-		return { existed };
+		try {
+			const existed = await this.checkExists(options);
+			if (!existed) await this.create(options);
+			if (!options.isTest) this.save(this.workflow);
+			return { existed };
+		} catch (error) {
+			// A test listen that failed is deactivated (TestWebhooks.needsWebhook's catch);
+			// production's cleanup ran in activationCall.
+			if (options.isTest) await this.delete({ isTest: true });
+			throw error;
+		}
 	}
 
 	/** Runs node.webhook() for one request, as n8n's webhook server would. */
@@ -243,8 +337,12 @@ export class TriggerHarness {
 		};
 		const additionalData = { ...this.additionalData, httpRequest: req, httpResponse: res } as unknown as IWorkflowExecuteAdditionalData;
 		const mode: WorkflowExecuteMode = options.isTest ? 'manual' : 'webhook';
-		const context = new WebhookContext(this.workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
+		// A test event runs on the test registration's workflow (TestWebhooks.executeWebhook: setTestStaticData).
+		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.workflow;
+		const context = new WebhookContext(workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
 		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
+		// A production execution saves the static data it changed (recent deliveries).
+		if (!options.isTest) this.save(this.workflow);
 		const items = response.workflowData?.[0];
 		if (items) this.executions.push(items);
 		// What n8n answers (WebhookHelpers.executeWebhook, responseMode onReceived).

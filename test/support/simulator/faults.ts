@@ -35,6 +35,8 @@ export interface FaultRule {
 	 * cut short); for `status`, instead of the platform's error body.
 	 */
 	body?: string;
+	/** For `malformed`: a content-encoding header sent with the body as is (a gzip or br label on plain JSON). */
+	contentEncoding?: string;
 	/** For `redirect`: where to (an absolute URL or a path); `status` is 301, 302, 303, 307 or 308 (default 302). */
 	location?: string;
 	/** For `trickle`: bytes per chunk (default 1) and milliseconds between chunks (default 50). */

@@ -288,7 +288,7 @@ export class Simulator {
 		}
 		if (rule.kind === 'malformed') {
 			record.status = rule.status ?? 200;
-			res.writeHead(record.status, { 'content-type': 'application/json' });
+			res.writeHead(record.status, { 'content-type': 'application/json', ...(rule.contentEncoding ? { 'content-encoding': rule.contentEncoding } : {}) });
 			res.end(rule.body ?? MALFORMED_BODY);
 			return true;
 		}
