@@ -7,7 +7,9 @@
  * Items hold every record of the list as it is at the end, once, in its order. A file holds each of
  * them once too; a record deleted after it was written stays in the file (a file is written as it
  * is read), and the summary counts those apart (`recordsRemovedWhileRead`) and gives the totals of
- * the reading that finished.
+ * the reading that finished. Also: the re-read stays bounded (a platform that repeats its pages,
+ * a list that keeps changing), goes on at a capped page size, and a list with only `hasNext` and
+ * `nextPage` (no total: a deletion on pages read can't be seen) outputs what it can, without error.
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -242,5 +244,55 @@ describe('the re-read stays bounded', () => {
 		// The last reading met every record but the one added while it read its page 3.
 		const end = listed(sim(), 'customers').map((r) => String(r.id));
 		expect(result.items.map((i) => String(i.json.id))).toEqual(end.filter((id) => id !== `growing-${MAX_PASSES - 1}`));
+	});
+});
+
+describe('other shapes of a real platform', () => {
+	const customers = LISTS[0];
+
+	it('a platform that caps its page size (at 12, 1,000 asked): the re-read goes on at the size learned', async () => {
+		sim().paging.add({ mode: 'cap', cap: PAGE_SIZE, path: customers.path });
+		let deleted: string[] = [];
+		onPage(customers, 3, () => (deleted = deleteFrom(customers, 1)));
+		const result = await runNode(
+			{ parameters: { resource: 'customer', operation: 'getMany', returnAll: true, pagination: { maxConcurrency: 1 } } },
+			{ credentials: dataCredentials(sim()) },
+		);
+		expect(deleted).toHaveLength(CHANGED);
+		await expectEnd(customers, 'items', result, deleted);
+		const asked = sim().requestsTo('GET', customers.path).map((r) => `${String(r.query.page)}x${String(r.query.limit)}`);
+		expect(asked).toEqual(['1x1000', '2x12', '3x12', '1x12', '2x12', '3x12', '4x12', '5x12']);
+	});
+
+	// Without totals a deletion can't be seen (docs/pagination.md); pages that bring records again are no error.
+	const withoutTotals = () => sim().paging.add({ mode: 'cap', cap: 1000, path: customers.path, omit: ['totalDocs', 'totalPages'] });
+	const idsOf = async (output: string, result: Awaited<ReturnType<typeof run>>) =>
+		output === 'items' ? result.items.map((i) => String(i.json.id)) : await fileIds(result.items[0]);
+
+	it.each(OUTPUTS)('only hasNext and nextPage, to %s: records added on pages read and not yet read; each record that was there throughout once, no re-read', async (output) => {
+		withoutTotals();
+		let early: string[] = [];
+		let late: string[] = [];
+		onPage(customers, 3, () => {
+			early = addTo(customers, 1);
+			late = addTo(customers, PAGES);
+		});
+		const result = await run(customers, output, 1);
+		expect(result.error).toBeUndefined();
+		const ids = await idsOf(output, result);
+		// The records added on page 1 came after it was read: the others, in the list's order.
+		expect(ids).toEqual(listed(sim(), customers.collection).map((r) => String(r.id)).filter((id) => !early.includes(id)));
+		expect(ids).toEqual(expect.arrayContaining(late));
+		expect(firstPages(customers)).toBe(1);
+	});
+
+	it.each(OUTPUTS)('only hasNext and nextPage, to %s: records deleted from a page not yet read', async (output) => {
+		withoutTotals();
+		let deleted: string[] = [];
+		onPage(customers, 3, () => (deleted = deleteFrom(customers, 4)));
+		const result = await run(customers, output, 1);
+		expect(deleted).toHaveLength(CHANGED);
+		expect(result.error).toBeUndefined();
+		expect(await idsOf(output, result)).toEqual(listed(sim(), customers.collection).map((r) => String(r.id)));
 	});
 });
