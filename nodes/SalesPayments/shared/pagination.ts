@@ -21,10 +21,11 @@ import { isPlainObject, kindOf } from './records';
  * at it. Each record is output once (by `id`); a page number that does not advance, pages that
  * bring nothing new while more are announced, and answers that are not lists are errors, never a
  * short list. A total that drops while the list is read (deleted records shift later ones onto
- * pages already read) makes the walk read the list again from its start, at most MAX_PASSES
- * times: the reading that reaches the end with no drop is the one that counts (docs/pagination.md,
- * "A list that changes while it is read"). Repeats are judged within one reading, so a re-read
- * never looks like a platform that repeats its pages.
+ * pages already read), or records met twice with a total that rose (records added on pages
+ * already read), make the walk read the list again from its start, at most MAX_PASSES times: the
+ * reading that reaches the end with no drop is the one that counts (docs/pagination.md, "A list
+ * that changes while it is read"). Repeats are judged within one reading, so a re-read never
+ * looks like a platform that repeats its pages.
  */
 
 /** Records per request when the user does not choose: n8n's helper costs ~1 ms a request. */
