@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import type { ListRequest } from '../shared/pagination';
-import { MAX_MAX_PAGES, walk } from '../shared/pagination';
+import { MAX_MAX_PAGES, SeenRecords, walk } from '../shared/pagination';
 import { strictInteger } from '../shared/validation';
 
 /** Records per page requested for a dropdown. */
@@ -39,7 +39,7 @@ async function readPageBatch(
 ): Promise<PageBatch> {
 	const records: IDataObject[] = [];
 	let read = 0;
-	for await (const page of walk.call(this, { ...req, concurrency: 1, maxPages: MAX_MAX_PAGES, quietEnd: true })) {
+	for await (const page of walk.call(this, { ...req, concurrency: 1, maxPages: MAX_MAX_PAGES, quietEnd: true }, new SeenRecords())) {
 		for (const record of page.records) if (options.keep(record)) records.push(record);
 		if (page.last) break;
 		if (++read >= options.maxPages || records.length >= options.wanted) return { records, next: { page: page.pageNo + 1, size: page.size } };

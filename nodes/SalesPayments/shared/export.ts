@@ -155,6 +155,7 @@ export async function exportList(
 		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas: settings.neutralizeFormulas }) : undefined,
 		seen: new HashedRecordSet(),
 		records: 0,
+		met: 0,
 		pages: 0,
 		totals: {},
 	};
@@ -172,6 +173,7 @@ export async function exportList(
 		pages: job.pages,
 		...(job.csv ? job.csv.summary() : {}),
 		repeatedRecordsSkipped: job.seen.repeats,
+		recordsRemovedWhileRead: job.records - job.met,
 		totals: job.totals,
 	};
 	return new FileItem(json, { [settings.property]: binary });
@@ -184,7 +186,10 @@ interface ExportJob {
 	csv?: CsvWriter;
 	seen: HashedRecordSet;
 	records: number;
+	/** Records the latest reading of the list brought (all written, by it or by an earlier reading). */
+	met: number;
 	pages: number;
+	/** The latest the list tells of itself: of the last page of the reading that finished. */
 	totals: IDataObject;
 }
 
@@ -197,7 +202,9 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 	const out = new Utf8Builder();
 	if (csv && settings.bom) out.append('\uFEFF');
 	for await (const page of walk.call(ctx, job.req, job.seen)) {
-		if (job.pages++ === 0) job.totals = totalsOf(page.summary);
+		job.pages++;
+		job.totals = totalsOf(page.summary);
+		job.met = page.met;
 		let records = shape ? page.records.map(shape) : page.records;
 		if (settings.decimalAmounts) records = records.map(withDecimalAmounts);
 		job.records += records.length;

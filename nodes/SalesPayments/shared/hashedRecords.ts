@@ -42,6 +42,10 @@ export class HashedRecordSet implements RecordSet {
 		return false;
 	}
 
+	fresh(): HashedRecordSet {
+		return new HashedRecordSet();
+	}
+
 	/** False when the hash was there already. */
 	private insert(high: number, low: number): boolean {
 		for (let slot = high & this.mask; ; slot = (slot + 1) & this.mask) {

@@ -35,7 +35,7 @@ export const MAX_MAX_RECORDS = 10_000_000;
 
 export interface ListResult {
 	items: IDataObject[];
-	/** The first page's answer without its records (counts, sums). */
+	/** The answer of the last page of the reading that finished, without its records (counts, sums). */
 	summary: IDataObject;
 }
 
@@ -47,7 +47,10 @@ export async function paginate(this: ApiContext, req: ListRequest & { maxRecords
 	const maxRecords = req.maxRecords ?? DEFAULT_MAX_RECORDS;
 	const items: IDataObject[] = [];
 	let summary: IDataObject = {};
+	let pass = 1;
 	for await (const page of walk.call(this, req)) {
+		// The list changed and is read again: the items are those of the reading that finishes.
+		if (page.pass !== pass) [items.length, pass] = [0, page.pass];
 		summary = page.summary;
 		if (items.length + page.records.length > maxRecords) {
 			throw new NodeOperationError(

@@ -21,7 +21,11 @@ import { isPlainObject, kindOf } from './records';
  * at it. Each record is output once (by `id`); a page number that does not advance, pages that
  * bring nothing new while more are announced, and answers that are not lists are errors, never a
  * short list. A total that drops while the list is read (deleted records shift later ones onto
- * pages already read) makes the walk read the list again, at most MAX_PASSES times.
+ * pages already read), or records met twice with a total that rose (records added on pages
+ * already read), make the walk read the list again from its start, at most MAX_PASSES times: the
+ * reading that reaches the end with no drop is the one that counts (docs/pagination.md, "A list
+ * that changes while it is read"). Repeats are judged within one reading, so a re-read never
+ * looks like a platform that repeats its pages.
  */
 
 /** Records per request when the user does not choose: n8n's helper costs ~1 ms a request. */
@@ -70,13 +74,21 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	quietEnd?: boolean;
 }
 
-/** What `walk()` yields: the records of page `pageNo` not output before, in the platform's order. */
+/**
+ * What `walk()` yields: the records of page `pageNo` not output before, in the platform's order.
+ * Without a `kept` set, each reading outputs its records in full (a consumer that holds them drops
+ * those of earlier readings when `pass` changes); with one, no record is output twice.
+ */
 export interface WalkPage {
 	pageNo: number;
 	size: number;
 	records: IDataObject[];
-	/** The first page's answer without its records (counts, sums). */
+	/** This page's answer without its records (counts, sums): the latest a reading that finishes tells of the list. */
 	summary: IDataObject;
+	/** The reading this page belongs to: 1, or more when the list changed and is read again from its start. */
+	pass: number;
+	/** Records this reading has brought so far, each once (a re-reading's included, though not output again). */
+	met: number;
 	/** This page ends the list (or the limit is met). */
 	last: boolean;
 	/** Whether the page says more pages follow (hasNext, nextPage, totals); undefined when it says nothing. */
@@ -86,6 +98,8 @@ export interface WalkPage {
 /** What a walk remembers of the records it output: `add` is false for one already there. */
 export interface RecordSet {
 	add(record: IDataObject): boolean;
+	/** An empty set of the same kind (for the records of one reading). */
+	fresh(): RecordSet;
 }
 
 /** Records already output, by identity: the `id` (1 and "1" differ), else the whole record. */
@@ -99,6 +113,10 @@ export class SeenRecords implements RecordSet {
 		const before = set.size;
 		set.add(set === this.ids ? (id as string | number) : stable(record));
 		return set.size > before;
+	}
+
+	fresh(): SeenRecords {
+		return new SeenRecords();
 	}
 }
 
@@ -262,18 +280,40 @@ async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, siz
 	}
 }
 
+type Totals = Pick<Page, 'totalDocs' | 'totalPages'>;
+
+/** The total that fell below the highest one a reading has seen (records were deleted), as [was, now]. */
+function drop(top: Totals, page: Page): [number, number] | undefined {
+	for (const key of ['totalDocs', 'totalPages'] as const) {
+		const [was, now] = [top[key], page[key]];
+		if (was !== undefined && now !== undefined && now < was) return [was, now];
+	}
+	return undefined;
+}
+
+/** Whether a total of `top` is above the one of `first` (records were added). */
+function rose(first: Totals, top: Totals): boolean {
+	return (['totalDocs', 'totalPages'] as const).some((key) => (top[key] ?? -Infinity) > (first[key] ?? Infinity));
+}
+
+/** The highest totals seen so far. */
+function highest(top: Totals, page: Page): Totals {
+	const max = (a?: number, b?: number) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+	return { totalDocs: max(top.totalDocs, page.totalDocs), totalPages: max(top.totalPages, page.totalPages) };
+}
+
 /**
  * Reads a list page by page and yields each page's new records, in order. The consumer may stop
- * early (break); pages still in flight are settled before the walk returns.
+ * early (break); pages still in flight are settled before the walk returns. `kept`: the records
+ * already output, never output again, even by a re-reading (a file, a dropdown's batches).
  */
-export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet = new SeenRecords()): AsyncGenerator<WalkPage> {
+export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
 	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, req.autoMax ?? AUTO_MAX_CONCURRENCY);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));
-	let output = 0;
 	let read = 0;
 	const inFlight = new Map<number, Promise<Page>>();
 	try {
@@ -284,35 +324,60 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 			({ page, size } = await fetchFirst(this, req, from, size, pacer));
 			const cap = from === 1 ? cappedSize(page, size) : undefined;
 			if (cap !== undefined) learn(this, req, (size = cap));
-			const { totalDocs: total, summary } = page;
+			const total = page.totalDocs;
 			const count = page.totalPages ?? (total === undefined ? undefined : Math.ceil(total / size));
 			// Pages are requested ahead only up to the count the first page tells; else one at a time.
-			const ahead = count === undefined ? 0 : Math.min(count, from - 1 + Math.ceil((wanted - output) / size));
+			const ahead = count === undefined ? 0 : Math.min(count, from - 1 + Math.ceil(wanted / size));
+			// This reading's records: a re-reading meets again records output before, which are no repeat.
+			const reading = kept && pass === 1 ? kept : (kept?.fresh() ?? new SeenRecords());
+			let met = 0;
+			// The highest totals of this reading: a lower one means records were deleted.
+			let top: Totals = page;
+			const first: Totals = { totalDocs: page.totalDocs, totalPages: page.totalPages };
+			// Records added to pages already read push records read onto the next pages (met twice):
+			// with a total that rose, the added ones were passed over, and the list is read again.
+			let shifted = false;
+			const again = () => shifted && pass < MAX_PASSES && rose(first, top);
 			let next = from + 1;
 			for (let pageNo = from; ; pageNo++) {
 				read++;
 				const lie = lieOf(page, pageNo, op);
 				if (lie && req.quietEnd) return;
 				if (lie) throw listError(this, req, ...lie);
-				if (total !== undefined && page.totalDocs !== undefined && page.totalDocs < total) {
+				const fell = drop(top, page);
+				if (fell) {
 					if (pass < MAX_PASSES) break;
+					const [was, now] = fell;
 					throw listError(
 						this,
 						req,
-						`The list ${op} kept changing while it was read: its total dropped from ${total} to ${page.totalDocs}`,
+						`The list ${op} kept changing while it was read: its total dropped from ${was} to ${now}`,
 						`Records removed while a list is read move later records onto pages already read. It was read ${pass} times; nothing of it is output. Narrow it with filters, or run again when it changes less.`,
 					);
 				}
-				if (page.records.length === 0) return;
-				const records: IDataObject[] = [];
-				for (const record of page.records) {
-					if (output + records.length >= wanted) break;
-					if (seen.add(record)) records.push(record);
+				top = highest(top, page);
+				if (page.records.length === 0) {
+					if (again()) break;
+					// A re-reading that finds the list empty: its consumer learns that the earlier reading is void.
+					if (pass > 1 && pageNo === from) yield { pageNo, size, records: [], summary: page.summary, pass, met, last: true, more: false };
+					return;
 				}
-				output += records.length;
+				const records: IDataObject[] = [];
+				const before = met;
+				for (const record of page.records) {
+					if (met >= wanted) break;
+					if (!reading.add(record)) {
+						shifted = true;
+						continue;
+					}
+					met++;
+					// A record an earlier reading output is not output again when the consumer keeps them.
+					if (reading === kept || !kept || kept.add(record)) records.push(record);
+				}
 				const more = saysMore(page, pageNo, size);
-				if (records.length === 0 && output < wanted) {
+				if (met === before && met < wanted) {
 					// Nothing new: the end of a platform that sends its whole list for every page, a lie if it says more.
+					if (more !== true && again()) break;
 					if (more !== true || req.quietEnd) return;
 					throw listError(
 						this,
@@ -321,9 +386,11 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 						REPEATS,
 					);
 				}
-				const last = output >= wanted || more === false || (more === undefined && page.records.length < size);
-				yield { pageNo, size, records, summary, last, more };
+				const end = met >= wanted || more === false || (more === undefined && page.records.length < size);
+				const last = end && !again();
+				yield { pageNo, size, records, summary: page.summary, pass, met, last, more };
 				if (last) return;
+				if (end) break;
 				if (read >= maxPages) {
 					throw new NodeOperationError(this.getNode(), `Return All stopped after ${maxPages} pages of ${op}: the platform says more follow`, {
 						description: `Raise Pagination › Max Pages (now ${maxPages}) to read further, or narrow the list with filters. No records are output from an incomplete list.`,

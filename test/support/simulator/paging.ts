@@ -17,7 +17,8 @@
  * - `hasNextForeverSame`: pages past the end are page 1's records again with `hasNext: true`.
  * - `absurdTotals`: `totalPages`, `totalDocs` and `count` say 10^9; the pages are honest.
  * - `overlap`: from page 2 on, each page starts `shift` (default 3) records early, as when
- *   records are added at the head of the list while it is walked: every record still comes, some twice.
+ *   records were added at the head of the list (every page, page 1 included, counts them in its
+ *   total: the list does not change while it is read): every record still comes, some twice.
  * - wrong shapes (on `page` only when set, else on every page): `collectionString`,
  *   `collectionNumber`, `collectionObject` (the records' place holds "oops", 42 or an object
  *   without records), `nullRecord`, `numberRecord`, `stringRecord`, `arrayRecord` (one record,
@@ -272,7 +273,12 @@ export class HostilePaging {
 			}
 			case 'overlap': {
 				const shift = Math.min(rule.shift ?? 3, limit - 1);
-				if (page === 1 || shift < 1) return result;
+				if (shift < 1) return result;
+				if (page === 1) {
+					// The total counts the records added: pages that overlap, not a list that grows while read.
+					setFields(here.fields, { currentPage: 1, hasNext: here.records.length < honestTotal, totalDocs: honestTotal + shift, limit });
+					return { ...result, data };
+				}
 				const previous = locate(copy((await reroute(page - 1)).data));
 				const head = previous ? previous.records.slice(Math.max(0, previous.records.length - shift)) : [];
 				// Page `page` of a list with `shift` more records at its head.
