@@ -45,6 +45,38 @@ export function dataCredential(sim: Simulator, id: string, overrides: Record<str
 	};
 }
 
+/** A workflow holding one Sales & Payments Trigger node (subscribed to order.paid unless told otherwise). */
+export function triggerWorkflow(o: {
+	id: string;
+	name: string;
+	nodeId: string;
+	nodeName: string;
+	webhookId: string;
+	credentialId: string;
+	staticData?: unknown;
+}) {
+	return {
+		id: o.id,
+		name: o.name,
+		active: false,
+		nodes: [
+			{
+				id: o.nodeId,
+				name: o.nodeName,
+				type: 'n8n-nodes-sales-payments.salesPaymentsTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: o.webhookId,
+				parameters: { events: ['order.paid'] },
+				credentials: { salesPaymentsApi: { id: o.credentialId, name: `Sales & Payments ${o.credentialId}` } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		...(o.staticData ? { staticData: o.staticData } : {}),
+	};
+}
+
 let nodeCounter = 0;
 
 /** A workflow: Manual Trigger feeding each given node in parallel. */

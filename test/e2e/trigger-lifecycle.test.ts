@@ -14,7 +14,7 @@ import axios from 'axios';
 import { DEFAULT_OWNER, N8nInstance, waitFor } from '../support/n8n-process';
 import type { Simulator } from '../support/simulator/server';
 import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown, triggerWorkflow } from './setup';
 
 const WORKFLOW_ID = 'spTriggerLifecycle';
 const CREDENTIAL_ID = 'spLifecycleCred';
@@ -25,25 +25,14 @@ let ctx: E2eContext;
 let n8n: N8nInstance;
 let sim: Simulator;
 
-const workflow = {
+const workflow = triggerWorkflow({
 	id: WORKFLOW_ID,
 	name: 'Paid orders (lifecycle test)',
-	active: false,
-	nodes: [
-		{
-			id: 'lifecycle-trigger',
-			name: TRIGGER,
-			type: 'n8n-nodes-sales-payments.salesPaymentsTrigger',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			parameters: { events: ['order.paid'] },
-			credentials: { salesPaymentsApi: { id: CREDENTIAL_ID, name: `Sales & Payments ${CREDENTIAL_ID}` } },
-		},
-	],
-	connections: {},
-	settings: { executionOrder: 'v1' },
-};
+	nodeId: 'lifecycle-trigger',
+	nodeName: TRIGGER,
+	webhookId: WEBHOOK_ID,
+	credentialId: CREDENTIAL_ID,
+});
 
 interface SimWebhook {
 	id: string;

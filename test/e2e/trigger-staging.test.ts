@@ -15,7 +15,7 @@ import { ensureN8n, packPackage } from '../support/n8n-install';
 import { DEFAULT_OWNER, N8nInstance, waitFor } from '../support/n8n-process';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
-import { dataCredential, INSTALL_TIMEOUT } from './setup';
+import { dataCredential, INSTALL_TIMEOUT, triggerWorkflow } from './setup';
 
 const WORKFLOW_ID = 'spStagingCopy';
 const CREDENTIAL_ID = 'spStagingCred';
@@ -28,26 +28,15 @@ let staging: N8nInstance;
 const key = randomBytes(24).toString('hex');
 
 function workflow(staticData?: unknown) {
-	return {
+	return triggerWorkflow({
 		id: WORKFLOW_ID,
 		name: 'Paid orders (staging copy test)',
-		active: false,
-		nodes: [
-			{
-				id: 'trigger-node-1',
-				name: TRIGGER,
-				type: 'n8n-nodes-sales-payments.salesPaymentsTrigger',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: WEBHOOK_ID,
-				parameters: { events: ['order.paid'] },
-				credentials: { salesPaymentsApi: { id: CREDENTIAL_ID, name: `Sales & Payments ${CREDENTIAL_ID}` } },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-		...(staticData ? { staticData } : {}),
-	};
+		nodeId: 'trigger-node-1',
+		nodeName: TRIGGER,
+		webhookId: WEBHOOK_ID,
+		credentialId: CREDENTIAL_ID,
+		staticData,
+	});
 }
 
 async function simWebhooks(): Promise<Array<Record<string, unknown>>> {
