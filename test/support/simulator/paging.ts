@@ -33,7 +33,8 @@
  *   filters and sorts by the dates it keeps (seconds: keep the test's dates on whole seconds).
  * - `ignoreDateFilter`: the date filters of a request (query `createdAt[startsAt]`... and body
  *   `initialDate`, `endDate`, `createdAt`, `updatedAt`) are not applied: every answer is a page of
- *   the whole list, records before the range's start as well as after its end.
+ *   the whole list, records before the range's start as well as after its end (`bound: 'start'`
+ *   or `'end'`: only that one is ignored).
  * - `flipOrder`: even pages are pages of the list in the reverse order (odd pages oldest first,
  *   even pages newest first, or the other way round): some records are on no page.
  * Any rule may also `omit` pagination fields from its answers.
@@ -86,9 +87,20 @@ export type DateForm = 'epochMs' | 'epochSeconds' | 'epochMsText' | 'epochSecond
 export const DATE_FORMS: readonly DateForm[] = ['epochMs', 'epochSeconds', 'epochMsText', 'epochSecondsText', 'space', 'offset', 'mixed'];
 /** Date fields a `dates` rule rewrites unless it names its own. */
 const DATE_FIELDS = ['createdAt', 'updatedAt', 'requestAt'];
-/** Query keys and body keys of the date filters the polled lists take. */
-const DATE_QUERY_KEYS = /^(createdAt|updatedAt)\[(startsAt|endsAt)\]$|^(initialDate|endDate)$/;
-const DATE_BODY_KEYS = ['initialDate', 'endDate', 'createdAt', 'updatedAt'];
+/** The keys of the start and end dates of the polled lists' filters (query `createdAt[startsAt]`, body `initialDate`, `updatedAt.startsAt`...). */
+const BOUND_KEYS = { start: ['startsAt', 'initialDate'], end: ['endsAt', 'endDate'] };
+
+/** `source` without the date filters of `bounds` (nested `createdAt`/`updatedAt` objects included). */
+function withoutDates(source: Record<string, unknown>, bounds: Array<'start' | 'end'>): Record<string, unknown> {
+	const names = bounds.flatMap((b) => BOUND_KEYS[b]);
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(source)) {
+		const name = /\[(\w+)\]$/.exec(key)?.[1] ?? key;
+		if (names.includes(name)) continue;
+		out[key] = isObj(value) && (key === 'createdAt' || key === 'updatedAt') ? withoutDates(value, bounds) : value;
+	}
+	return out;
+}
 
 /** A stored date (ISO text) in another form; anything else is left as it is. */
 export function dateIn(form: DateForm, value: unknown, id: unknown): unknown {
@@ -145,6 +157,8 @@ export interface PagingRule {
 	form?: DateForm;
 	/** `dates`: the record fields rewritten (default createdAt, updatedAt, requestAt). */
 	fields?: string[];
+	/** `ignoreDateFilter`: only the start dates, or only the end dates, are ignored (default both). */
+	bound?: 'start' | 'end';
 }
 
 /** A rule with the number of answers it changed. */
@@ -247,10 +261,10 @@ export class HostilePaging {
 	 * without their date filters (the recorded request keeps what was sent).
 	 */
 	undated(method: string, path: string, query: Record<string, string | string[]>, body: unknown): { query: Record<string, string | string[]>; body: unknown } {
-		if (this.ruleFor(method, path)?.mode !== 'ignoreDateFilter') return { query, body };
-		const kept = Object.fromEntries(Object.entries(query).filter(([key]) => !DATE_QUERY_KEYS.test(key)));
-		const plain = isObj(body) ? Object.fromEntries(Object.entries(body).filter(([key]) => !DATE_BODY_KEYS.includes(key))) : body;
-		return { query: kept, body: plain };
+		const rule = this.ruleFor(method, path);
+		if (rule?.mode !== 'ignoreDateFilter') return { query, body };
+		const bounds: Array<'start' | 'end'> = rule.bound ? [rule.bound] : ['start', 'end'];
+		return { query: withoutDates(query, bounds) as Record<string, string | string[]>, body: isObj(body) ? withoutDates(body, bounds) : body };
 	}
 
 	/**
