@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The polling trigger against platforms that fit the spec but differ where it says nothing
  * (issue 31), for every event, on a platform answering at most 10 records a page, over several
