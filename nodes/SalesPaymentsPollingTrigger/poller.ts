@@ -294,9 +294,9 @@ export async function pollCursor(io: PollIO, settings: PollSettings, state: Poll
 	const since = Math.max(cursor - settings.lookBackMs, state.floor ?? -Infinity);
 	const seen = new Map<string, number>(state.seen ?? []);
 	const und = new Set<string>(state.und ?? []);
-	// Already processed: a created record by its identity; a status record in this very version (same date).
-	const done = (c: Candidate) =>
-		c.time === undefined ? !status && und.has(c.idKey) : status ? seen.get(c.idKey) === c.time : seen.has(c.idKey) || und.has(c.idKey);
+	// Already processed: a created record by its identity; a status record in this very version (same
+	// date; one without a date is compared with its remembered status every time).
+	const done = (c: Candidate) => (status ? c.time !== undefined && seen.get(c.idKey) === c.time : seen.has(c.idKey) || und.has(c.idKey));
 	// Windows come oldest first: once a poll's worth of records not processed before is read, the rest can wait.
 	// Records without a date come in every answer: they count for a created event only (a status event reports few of them).
 	const fresh = (c: Candidate) => (c.time === undefined ? !status : c.time >= since) && !done(c);
