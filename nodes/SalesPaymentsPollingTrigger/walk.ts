@@ -126,7 +126,7 @@ function totalOf(summary: IDataObject): number | undefined {
  * Windows covering `window` whose page was full, guided by the dates of that page (in the
  * platform's order); undefined when it cannot be split (one millisecond). A page sorted oldest
  * first is cut after its newest date, one sorted newest first before its oldest (the side holding
- * the page is then likely whole in one answer); a page of one date (a tie) gets that millisecond
+ * the page is then likely whole in one answer, and the older side is halved); a page of one date (a tie) gets that millisecond
  * alone; otherwise the cut is at the median, or in the middle when the dates do not help. Each
  * window is still read and checked whole: the order only guides where to cut.
  */
@@ -156,6 +156,10 @@ function split(window: Window, dates: number[], now: number): Window[] | undefin
 	const at = ascending ? hi : descending ? lo : sorted[Math.floor(sorted.length / 2)];
 	if (at <= from) return [{ from, to: from }, { from: from + 1, to }];
 	if (to !== undefined && at >= to) return [{ from, to: to - 1 }, { from: to, to }];
+	// Newest first: the page says nothing of the older records, and those are read first, so the
+	// older side is halved (a poll reaches its oldest records in a few requests whatever the backlog).
+	const middle = from + Math.floor((at - from) / 2);
+	if (descending && middle > from && middle + 1 < at) return [{ from, to: middle }, { from: middle + 1, to: at }, { from: at, to }];
 	return [{ from, to: at }, { from: at, to }];
 }
 

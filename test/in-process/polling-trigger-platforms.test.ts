@@ -251,3 +251,43 @@ describe('Polling trigger: a platform that ignores the date filter of a long lis
 		for (const f of figures) expect(f.requests).toBeLessThanOrEqual(60);
 	});
 });
+
+describe('Polling trigger: Max Requests per Poll', () => {
+	const t = pollingSetup({ maxLimit: PAGE });
+
+	it('no poll sends more; a busy range is read over several polls, each record once', async () => {
+		// 12: the activation learns the page size (six sizes refused) within it.
+		const h = await t.activate({ event: 'customerCreated', options: { maxRequestsPerPoll: 12 } });
+		const made = Array.from({ length: 150 }, (_, k) => String(t.add('customers', 10 + k).id));
+		const emitted: unknown[] = [];
+		const costs: number[] = [];
+		for (let poll = 0; poll < 12; poll++) {
+			const before = t.sim().apiRequests.length;
+			emitted.push(...ids(await h.pollJson()));
+			costs.push(t.sim().apiRequests.length - before);
+		}
+		expect(h.errors).toEqual([]);
+		expect(costs.filter((n) => n > 12)).toEqual([]);
+		expect(emitted.map(String).sort()).toEqual([...made].sort());
+		// Once everything is read, an idle poll is two requests again.
+		expect(costs.slice(-2)).toEqual([2, 2]);
+	});
+
+	it('a tie larger than the requests left can page fails the poll naming the option; the cursor stays', async () => {
+		const h = await t.activate({ event: 'customerCreated', options: { maxRequestsPerPoll: 12 } });
+		Array.from({ length: 200 }, () => t.add('customers', 30));
+		const state = JSON.stringify(h.nodeStaticData);
+		const before = t.sim().apiRequests.length;
+		expect(await h.poll()).toBeUndefined();
+		expect(t.sim().apiRequests.length - before).toBeLessThanOrEqual(12);
+		expect(h.errors.map((e) => e.message)).toEqual([expect.stringContaining('Max Requests per Poll (12) reached')]);
+		expect(JSON.stringify(h.nodeStaticData)).toBe(state);
+	});
+
+	it('a value out of range is refused before any request, naming the field', async () => {
+		await expect(t.activate({ event: 'customerCreated', options: { maxRequestsPerPoll: 1 } })).rejects.toThrow(
+			'Max Requests per Poll must be a whole number from 2 to',
+		);
+		expect(t.sim().apiRequests).toHaveLength(0);
+	});
+});
