@@ -15,7 +15,7 @@ import { checkOneOf, toIsoDate, wholeNumberOption } from '../SalesPayments/share
 import type { PollEvent } from './events';
 import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './events';
 import type { PollSettings, PollState } from './poller';
-import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, upgradeState } from './poller';
+import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './poller';
 import { digest } from './records';
 import { Budget, counted } from './walk';
 
@@ -161,9 +161,9 @@ export function readSettings(ctx: IPollFunctions): PollSettings {
 
 function readState(data: IDataObject): PollState | undefined {
 	const raw = data[STATE_KEY] as PollState | undefined;
-	if (!raw || typeof raw !== 'object' || typeof raw.sig !== 'string') return undefined;
+	if (!raw || typeof raw !== 'object' || raw.v !== STATE_VERSION || typeof raw.sig !== 'string') return undefined;
 	// Static data comes back wrapped by n8n: work on a plain copy.
-	return upgradeState(JSON.parse(JSON.stringify(raw)) as PollState);
+	return JSON.parse(JSON.stringify(raw)) as PollState;
 }
 
 export class SalesPaymentsPollingTrigger implements INodeType {

@@ -94,14 +94,6 @@ export interface PollOutcome {
 	state: PollState;
 }
 
-/** State saved by version 1 (seen keys made of the id and a date): the cursor and memory are kept, reading goes on from the cursor. */
-export function upgradeState(raw: PollState): PollState | undefined {
-	if (raw.v === STATE_VERSION) return raw;
-	if (raw.v !== 1) return undefined;
-	const floor = raw.ts === undefined ? raw.floor : Math.max(raw.floor ?? -Infinity, raw.ts);
-	return { v: STATE_VERSION, sig: raw.sig, ts: raw.ts, floor, seen: [], mem: raw.mem };
-}
-
 function wanted(settings: PollSettings, status: string | undefined): boolean {
 	if (status === undefined) return false;
 	return settings.event.status === 'entered' || settings.statuses.length === 0 || settings.statuses.includes(status);
