@@ -238,7 +238,8 @@ export async function baseline(io: PollIO, settings: PollSettings, now: number):
 	const seen = new Map<string, number>();
 	const und: string[] = [];
 	let hi = ts;
-	for (const c of order(await readRange(io, settings, since, now), event)) {
+	// Whole or an error: a baseline cut short would leave existing records to be reported as new.
+	for (const c of order(await readRange(io, settings, since, now, { whole: true }), event)) {
 		if (c.time === undefined) und.push(c.idKey);
 		else if (c.time < since) continue;
 		else {
