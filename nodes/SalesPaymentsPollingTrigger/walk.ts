@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ListRequest } from '../SalesPayments/shared/pagination';
 import { walk as pagesOf } from '../SalesPayments/shared/pagination';
+import { recordId } from './records';
 
 /**
  * Reading a range of dates while the platform changes the list, without losing a record, in a
@@ -33,8 +34,9 @@ import { walk as pagesOf } from '../SalesPayments/shared/pagination';
  *   window, before its start or after its end): the whole list is paged once, and only the
  *   records of the range are kept.
  * Paged reads check that their pages add up: fewer different records than the platform's total
- * means its order changed between pages (some records were on no page), and the read fails
- * naming it rather than lose them silently.
+ * means its order changed between pages (some records were on no page). The list is then read
+ * again at smaller page sizes and the readings joined; still short, the read fails naming it
+ * rather than lose records silently.
  *
  * Every request of a poll counts against its budget (Max Requests per Poll, `Budget`), retries
  * and refused page sizes included; nothing reads beyond it.
@@ -187,35 +189,64 @@ async function readWindow(io: PollIO, request: ListRequest): Promise<{ records: 
 	return { records, whole: true, total };
 }
 
-/**
- * Every page of `request`, within the budget. With `limit`, up to that many records in `most`
- * pages at most (default: the budget's), the rest left quietly. Fails, naming what the platform
- * did, when its pages do not add up to its total.
- */
-export async function readPages(io: PollIO, request: ListRequest, what: string, limit?: number, most = Infinity): Promise<IDataObject[]> {
+/** Readings of a list whose pages do not add up to its total, each at half the page size of the one before. */
+export const ORDER_PASSES = 3;
+
+/** One reading of every page of `request` (see readPages). */
+async function readPass(io: PollIO, request: ListRequest, what: string, pageSize: number | undefined, limit?: number, most = Infinity) {
 	const records: IDataObject[] = [];
 	let total: number | undefined;
 	let pages = 0;
-	const op = `${request.method} ${request.path}`;
-	for await (const page of pagesOf.call(io.ctx, { ...request, limit, pageSize: io.pageSize, concurrency: 1, maxPages: io.budget.left + 1 })) {
+	let size = pageSize;
+	for await (const page of pagesOf.call(io.ctx, { ...request, limit, pageSize, concurrency: 1, maxPages: io.budget.left + 1 })) {
 		pages++;
+		size = page.size;
 		total ??= totalOf(page.summary);
 		// The walk hands out each record once (by id): these are the different records read.
 		records.push(...page.records);
 		if (page.last) break;
 		if (io.budget.left < 1 || pages >= most) {
-			if (limit !== undefined) return records;
-			throw budgetError(io, `${what} of ${op}`);
+			if (limit !== undefined) break;
+			throw budgetError(io, `${what} of ${request.method} ${request.path}`);
 		}
 	}
-	if (limit === undefined && total !== undefined && records.length < total) {
-		const message = `The platform's order of ${op} changes from page to page: ${records.length} different records on ${pages} pages, for a total of ${total}`;
-		throw new NodeApiError(io.ctx.getNode(), { message } as JsonObject, {
-			message,
-			description: `Reading ${what}, pages overlapped and some records were on no page. The poll stopped rather than miss records silently, and its cursor did not move.`,
-		});
+	return { records, total, pages, size };
+}
+
+/**
+ * Every page of `request`, within the budget. With `limit`, up to that many records in `most`
+ * pages at most (default: the budget's), the rest left quietly. When the pages do not add up to
+ * the platform's total (its order changes from page to page: some records are on no page), the
+ * list is read again at half the page size, which puts other records together on a page, and the
+ * readings are joined by identity; after ORDER_PASSES readings still short of the total, the read
+ * fails, naming what the platform did.
+ */
+export async function readPages(io: PollIO, request: ListRequest, what: string, limit?: number, most = Infinity): Promise<IDataObject[]> {
+	const found = new Map<string, IDataObject>();
+	const kept = io.pageSize;
+	let size = io.pageSize;
+	let pages = 0;
+	let total: number | undefined;
+	try {
+		for (let pass = 1; ; pass++) {
+			const read = await readPass(io, request, what, size, limit, most);
+			if (limit !== undefined) return read.records;
+			pages += read.pages;
+			total ??= read.total;
+			for (const record of read.records) found.set(recordId(record), record);
+			if (total === undefined || found.size >= total) return [...found.values()];
+			if (pass >= ORDER_PASSES || (read.size ?? 1) <= 1) break;
+			size = Math.max(1, Math.floor((read.size ?? 2) / 2));
+		}
+	} finally {
+		// The smaller pages of another reading are not the platform's page size.
+		io.pageSize = kept ?? io.pageSize;
 	}
-	return records;
+	const message = `The platform's order of ${request.method} ${request.path} changes from page to page: ${found.size} different records in ${pages} pages, for a total of ${total}`;
+	throw new NodeApiError(io.ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: `Reading ${what} ${ORDER_PASSES} times at smaller page sizes, pages overlapped and some records were on no page. The poll stopped rather than miss records silently, and its cursor did not move.`,
+	});
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */

@@ -291,3 +291,27 @@ describe('Polling trigger: Max Requests per Poll', () => {
 		expect(t.sim().apiRequests).toHaveLength(0);
 	});
 });
+
+describe('Polling trigger: pages that never add up to the total', () => {
+	const t = pollingSetup({ maxLimit: PAGE });
+
+	it('read again at smaller page sizes, still short: the poll fails naming the platform\'s order; nothing emitted, the cursor stays', async () => {
+		const h = await t.activate({ event: 'customerCreated' });
+		const tied = Array.from({ length: 25 }, () => String(t.add('customers', 30).id));
+		// One record is counted in every total but shown on no page, whatever the page size.
+		t.sim().onAnswer = (_request, data) => {
+			const page = data as { docs?: Array<{ id?: unknown }> };
+			if (Array.isArray(page.docs)) page.docs = page.docs.filter((r) => r.id !== tied[7]);
+		};
+		const state = JSON.stringify(h.nodeStaticData);
+		const before = t.sim().apiRequests.length;
+		expect(await h.poll()).toBeUndefined();
+		expect(h.errors.map((e) => e.message)).toEqual([
+			expect.stringMatching(/^The platform's order of GET \/customers\/list changes from page to page: 24 different records in \d+ pages, for a total of 25$/),
+		]);
+		// Bounded: three readings of the tied millisecond at smaller page sizes, and the windows before.
+		expect(t.sim().apiRequests.length - before).toBeLessThan(60);
+		expect(h.executions).toHaveLength(0);
+		expect(JSON.stringify(h.nodeStaticData)).toBe(state);
+	});
+});
