@@ -17,12 +17,16 @@ import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './events
 import type { PollSettings, PollState } from './poller';
 import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './poller';
 import { digest } from './records';
+import { Budget, counted } from './walk';
 
 export const DEFAULT_MAX_RECORDS = 100;
 export const MAX_RECORDS_LIMIT = 10_000;
 export const DEFAULT_LOOK_BACK_MINUTES = 5;
 export const MAX_LOOK_BACK_MINUTES = 1_440;
 export const DEFAULT_WATCH_DAYS = 30;
+/** Most requests one poll makes (Options › Max Requests per Poll). */
+export const DEFAULT_MAX_REQUESTS = 500;
+export const MAX_MAX_REQUESTS = 100_000;
 export const MAX_WATCH_DAYS = 365;
 
 const SNAPSHOT_EVENTS = EVENTS.filter((e) => e.mode === 'snapshot').map((e) => e.value);
@@ -71,6 +75,15 @@ const optionsField: INodeProperties = {
 			default: DEFAULT_MAX_RECORDS,
 			description:
 				'Most records one poll reports (one workflow execution). The rest are reported by the next polls, oldest first.',
+		},
+		{
+			displayName: 'Max Requests per Poll',
+			name: 'maxRequestsPerPoll',
+			type: 'number',
+			typeOptions: { minValue: 2, maxValue: MAX_MAX_REQUESTS, numberPrecision: 0 },
+			default: DEFAULT_MAX_REQUESTS,
+			description:
+				'Most requests one poll sends to the platform, retries included. A poll that would need more fails and its cursor does not move, or, when what it read is complete up to a date, reports that and goes on from there the next poll.',
 		},
 		{
 			displayName: 'Start From',
@@ -129,6 +142,7 @@ export function readSettings(ctx: IPollFunctions): PollSettings {
 		: {};
 	const statuses = readStatuses(ctx, event);
 	const maxRecords = numberOption(ctx, options, 'maxRecordsPerPoll', 'Max Records per Poll', DEFAULT_MAX_RECORDS, 1, MAX_RECORDS_LIMIT);
+	const maxRequests = numberOption(ctx, options, 'maxRequestsPerPoll', 'Max Requests per Poll', DEFAULT_MAX_REQUESTS, 2, MAX_MAX_REQUESTS);
 	const lookBack = numberOption(ctx, options, 'lookBackMinutes', 'Look-Back Window (Minutes)', DEFAULT_LOOK_BACK_MINUTES, 0, MAX_LOOK_BACK_MINUTES);
 	const watchDays = numberOption(ctx, options, 'watchDays', 'Watch Window (Days)', DEFAULT_WATCH_DAYS, 1, MAX_WATCH_DAYS);
 	const startText = event.startFrom && options.startFrom ? toIsoDate.call(ctx, options.startFrom, undefined, 'Start From') : undefined;
@@ -142,7 +156,7 @@ export function readSettings(ctx: IPollFunctions): PollSettings {
 			watchDays: event.mode === 'snapshot' ? watchDays : null,
 		}),
 	);
-	return { event, filters, statuses, maxRecords, lookBackMs: lookBack * 60_000, startFrom, watchDays, signature };
+	return { event, filters, statuses, maxRecords, maxRequests, lookBackMs: lookBack * 60_000, startFrom, watchDays, signature };
 }
 
 function readState(data: IDataObject): PollState | undefined {
@@ -190,9 +204,12 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 		// of the per-run cache (credentials changed meanwhile are read again).
 		newRun(this);
 		const now = Date.now();
+		// Every request of this poll goes through `io.ctx`, counted against Max Requests per Poll.
+		const io = counted(this, new Budget(settings.maxRequests));
 		if (this.getMode() === 'manual') {
+			// A manual run ("Fetch Test Event") shows a sample and never touches the saved state.
 			try {
-				const found = await sample(this, settings, now);
+				const found = await sample(io, settings, now);
 				return found.length ? [this.helpers.returnJsonArray(found)] : null;
 			} catch (error) {
 				throw asNodeError(this, error);
@@ -204,17 +221,18 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 		inProgress.add(data);
 		try {
 			const state = readState(data);
+			io.pageSize = state?.size;
 			let items: IDataObject[] = [];
 			let next: PollState;
 			if (!state || state.sig !== settings.signature) {
-				next = await baseline(this, settings, now);
+				next = await baseline(io, settings, now);
 				if (settings.startFrom !== undefined && settings.event.mode === 'cursor') {
-					({ items, state: next } = await pollCursor(this, settings, next, now));
+					({ items, state: next } = await pollCursor(io, settings, next, now));
 				}
 			} else if (settings.event.mode === 'snapshot') {
-				({ items, state: next } = await pollSnapshot(this, settings, state, now));
+				({ items, state: next } = await pollSnapshot(io, settings, state, now));
 			} else {
-				({ items, state: next } = await pollCursor(this, settings, state, now));
+				({ items, state: next } = await pollCursor(io, settings, state, now));
 			}
 			// Only now, with every page read and nothing left to fail, does the cursor move; n8n
 			// saves it when it starts the execution with these records.

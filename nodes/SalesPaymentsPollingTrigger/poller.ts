@@ -1,38 +1,53 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { fieldError } from '../SalesPayments/shared/errors';
-import { paginate } from '../SalesPayments/shared/lists';
 import type { PollEvent, RequestContext } from './events';
-import { digest, order, previousFromHistory, recordId, recordTime, statusOf } from './records';
-import { walkWindows } from './walk';
+import type { Candidate } from './records';
+import { order, previousFromHistory, recordTime, statusOf } from './records';
+import type { PollIO, Walk, Window } from './walk';
+import { readPages, walkWindows } from './walk';
 
 /**
  * The polling engine. Everything it knows between polls lives in one object of the node's static
  * data (PollState), written once at the end of a successful poll, right before the records are
  * handed to n8n: a poll that fails leaves it as it was, so the next poll reads the same records.
+ * Every request of a poll counts against Max Requests per Poll (walk.ts: Budget).
  *
+ * A record is known by its identity (its id, else a digest of its content), never by the cursor:
+ * - `seen`: the records processed whose date lies in the look-back window before the cursor,
+ *   by identity with their date. A record of a created event is reported once whatever its date
+ *   says and however often it is read; a status event goes by its remembered status (`mem`),
+ *   and a record read again in the same version (same date) is not looked at twice.
+ * - `und`: the records without a usable date (missing, null, not a date). Those existing at the
+ *   activation are the baseline; one first seen later is reported once (created events), a status
+ *   event compares its status with the remembered one. They never move the cursor. UNDATED_CAP
+ *   at most, the least recently seen forgotten first.
  * Cursor events keep
  * - `ts`: the latest record date processed (the cursor), never beyond the poll's own clock less
  *   CURSOR_MARGIN_MS: a record dated in the future (a clock or time zone mislabelled as UTC) is
  *   reported once and kept in `seen` until the clock passes it, and the records created after it
- *   with correct dates are still read;
- * - `seen`: digests of the records processed whose date lies in the look-back window before
- *   the cursor (with their dates). The next poll asks for records from `ts - look-back` on and
- *   skips those: records sharing the cursor's timestamp, spanning several pages or arriving late
- *   (with a date already behind the cursor) are each reported exactly once;
+ *   with correct dates are still read. The next poll reads from `ts - look-back` on: records
+ *   sharing the cursor's timestamp, spanning several pages or arriving late (with a date already
+ *   behind the cursor) are each reported exactly once;
+ * - `hi`: the latest record date processed. The range is read in two parts, [since, hi] whose
+ *   records are all in `seen` (one request when the platform's total and first page agree), then
+ *   what is after `hi`: an idle poll costs two requests, ties or not;
  * - `floor`: when a burst overflows SEEN_CAP, the oldest dates are forgotten and the next polls
  *   never read below `floor`, so nothing forgotten can be reported again.
  * Status-change events also keep `mem`: the last status of the most recently seen records
  * (MEMORY_CAP at most, least recently seen forgotten first). Snapshot events keep only `mem`:
  * the statuses of the whole watched set, which bounds it.
+ * `size` is the page size the platform took, so that a poll does not learn it again.
  */
 
 export const STATE_KEY = 'pollState';
 /** How far behind the poll's own clock the cursor stays at most (records the platform dates slightly late). */
 export const CURSOR_MARGIN_MS = 60_000;
-export const STATE_VERSION = 1;
-/** Most record digests kept for the look-back window. */
+export const STATE_VERSION = 2;
+/** Most records kept in `seen` for the look-back window. */
 export const SEEN_CAP = 10_000;
+/** Most records without a usable date remembered. */
+export const UNDATED_CAP = 1_000;
 /** Most record statuses remembered by a status-change event that goes by update dates. */
 export const MEMORY_CAP = 5_000;
 /** Largest watched set of a snapshot event. */
@@ -48,9 +63,14 @@ export interface PollState {
 	/** Digest of the event and its filters: another value means the node was reconfigured. */
 	sig: string;
 	ts?: number;
+	hi?: number;
 	floor?: number;
+	/** Identity digest and date of the records processed in the look-back window. */
 	seen?: Array<[string, number]>;
+	/** Identity digests of the records without a usable date. */
+	und?: string[];
 	mem?: Array<[string, string]>;
+	size?: number;
 }
 
 export interface PollSettings {
@@ -59,6 +79,8 @@ export interface PollSettings {
 	/** Statuses chosen for a status event (empty: any). */
 	statuses: string[];
 	maxRecords: number;
+	/** Most requests one poll sends (walk.ts: Budget). */
+	maxRequests: number;
 	lookBackMs: number;
 	/** Epoch ms of Start From, when set and the event takes it. */
 	startFrom?: number;
@@ -113,40 +135,43 @@ function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/** Reads every page of the event's requests (up to `limit` records each when given). */
-async function fetchRecords(ctx: IPollFunctions, settings: PollSettings, req: Partial<RequestContext>, limit?: number): Promise<IDataObject[]> {
+/** Keeps the most recently seen `cap` digests (the list is oldest first). */
+function capList(list: string[], cap: number): string[] {
+	return list.length > cap ? list.slice(list.length - cap) : list;
+}
+
+/** Up to `limit` records of the event's requests (a sample, or the statuses to learn): the rest is left quietly. */
+async function fetchRecords(io: PollIO, settings: PollSettings, req: Partial<RequestContext>, limit: number, most?: number): Promise<IDataObject[]> {
 	const out: IDataObject[] = [];
 	const requests = settings.event.requests({ filters: settings.filters, statuses: settings.statuses, ...req });
-	for (const request of requests) {
-		const { items } = await paginate.call(ctx, { ...request, limit });
-		for (const item of items) out.push(item);
-	}
+	for (const request of requests) out.push(...(await readPages(io, request, 'the most recent records', limit, most)));
 	return out;
 }
 
 /**
  * Every record of the event dated from `since` on (undefined: from the beginning), read in date
- * windows so that nothing is lost while the platform changes the list (walk.ts). `enough` may end
- * the read early (events of one request only).
+ * windows so that nothing is lost while the platform changes the list (walk.ts). `split`,
+ * `known` and `enough` go to the walk (events of one request only).
  */
 async function readRange(
-	ctx: IPollFunctions,
+	io: PollIO,
 	settings: PollSettings,
 	since: number | undefined,
 	now: number,
-	enough?: (records: IDataObject[]) => boolean,
+	options: Pick<Walk, 'enough' | 'split' | 'known' | 'whole'> = {},
 ): Promise<IDataObject[]> {
 	const { event } = settings;
 	const base = { filters: settings.filters, statuses: settings.statuses };
 	const count = event.requests(base).length;
 	const out: IDataObject[] = [];
 	for (let i = 0; i < count; i++) {
-		const records = await walkWindows(ctx, {
+		const records = await walkWindows(io, {
 			request: (window) => event.requests({ ...base, ...window })[i],
 			dateOf: (record) => recordTime(record, event.windowFields ?? event.timeFields),
 			since,
 			now,
-			enough: count === 1 ? enough : undefined,
+			whole: options.whole,
+			...(count === 1 ? options : {}),
 		});
 		for (const record of records) out.push(record);
 	}
@@ -158,16 +183,17 @@ function withPrevious(record: IDataObject, previous: string | null): IDataObject
 }
 
 /** The most recent matching record, for a manual run ("Fetch Test Event"); the state is not touched. */
-export async function sample(ctx: IPollFunctions, settings: PollSettings, now: number): Promise<IDataObject[]> {
+export async function sample(io: PollIO, settings: PollSettings, now: number): Promise<IDataObject[]> {
 	const { event } = settings;
 	const attempts: Array<Partial<RequestContext>> =
 		event.mode === 'snapshot'
 			? [{ since: event.watchWindow ? iso(now - settings.watchDays * DAY_MS) : undefined, newestFirst: true }]
 			: [...SAMPLE_WINDOWS_DAYS.map((days) => ({ since: iso(now - days * DAY_MS), newestFirst: true })), { newestFirst: true }];
 	for (const attempt of attempts) {
-		const records = await fetchRecords(ctx, settings, attempt, SAMPLE_READ);
-		const matching = event.status ? records.filter((r) => wanted(settings, statusOf(r))) : records;
-		const newest = order(matching, event, -Infinity).pop();
+		const records = await fetchRecords(io, settings, attempt, SAMPLE_READ);
+		const matching = order(event.status ? records.filter((r) => wanted(settings, statusOf(r))) : records, event);
+		// The newest dated record, else one without a date.
+		const newest = matching.filter((c) => c.time !== undefined).pop() ?? matching.pop();
 		if (!newest) continue;
 		if (event.status === 'changed') return [withPrevious(newest.record, previousFromHistory(newest.record, undefined) ?? null)];
 		return [newest.record];
@@ -177,63 +203,70 @@ export async function sample(ctx: IPollFunctions, settings: PollSettings, now: n
 
 /**
  * First poll after activation (or after the event or its filters changed): learns what exists
- * without reporting it. Cursor events mark the records of the look-back window as seen and set
- * the cursor to now; status events also learn the statuses of the most recent records; snapshot
- * events learn the whole watched set.
+ * without reporting it. Cursor events mark the records of the look-back window (and those
+ * without a date) as seen and set the cursor to now; status events also learn the statuses of
+ * the most recent records; snapshot events learn the whole watched set.
  */
-export async function baseline(ctx: IPollFunctions, settings: PollSettings, now: number): Promise<PollState> {
+export async function baseline(io: PollIO, settings: PollSettings, now: number): Promise<PollState> {
 	const { event } = settings;
 	const state: PollState = { v: STATE_VERSION, sig: settings.signature };
 	if (event.mode === 'snapshot') {
-		const records = await readSnapshot(ctx, settings, now);
-		state.mem = order(records, event, now)
+		const records = await readSnapshot(io, settings, now);
+		state.mem = order(records, event)
 			.filter((c) => statusOf(c.record) !== undefined)
 			.map((c) => [c.idKey, statusOf(c.record) as string]);
-		return state;
+		return { ...state, size: io.pageSize };
 	}
 	if (settings.startFrom !== undefined) {
 		// Report everything from the chosen date on: nothing is seen, nothing remembered.
-		return { ...state, ts: settings.startFrom, floor: settings.startFrom, seen: [], mem: [] };
+		return { ...state, ts: settings.startFrom, floor: settings.startFrom, seen: [], mem: [], und: [] };
 	}
 	const mem = new Map<string, string>();
 	if (event.status === 'changed') {
-		const recent = await fetchRecords(ctx, settings, { newestFirst: true }, MEMORY_CAP);
+		// Half the requests at most: the look-back window is read next.
+		const recent = await fetchRecords(io, settings, { newestFirst: true }, MEMORY_CAP, Math.floor(io.budget.left / 2));
 		// Oldest first, so that the least recently changed are forgotten first.
-		for (const c of order(recent, event, now)) {
+		for (const c of order(recent, event)) {
 			const status = statusOf(c.record);
 			if (status !== undefined) remember(mem, c.idKey, status);
 		}
 	}
 	// The cursor starts at the poll's clock less the margin; what exists from the look-back window
-	// before it on (later dates included) is seen, so the next poll reports none of it.
+	// before it on (later dates and records without a date included) is seen, so the next poll reports none of it.
 	const ts = now - CURSOR_MARGIN_MS;
 	const since = ts - settings.lookBackMs;
-	const windowRecords = await readRange(ctx, settings, since, now);
 	const seen = new Map<string, number>();
-	for (const c of order(windowRecords, event, ts)) {
-		if (c.time < since) continue;
-		seen.set(c.key, c.time);
+	const und: string[] = [];
+	let hi = ts;
+	// Whole or an error: a baseline cut short would leave existing records to be reported as new.
+	for (const c of order(await readRange(io, settings, since, now, { whole: true }), event)) {
+		if (c.time === undefined) und.push(c.idKey);
+		else if (c.time < since) continue;
+		else {
+			seen.set(c.idKey, c.time);
+			hi = Math.max(hi, c.time);
+		}
 		const status = statusOf(c.record);
 		if (status !== undefined && event.status === 'changed') remember(mem, c.idKey, status);
 	}
 	capMemory(mem);
 	const pruned = pruneSeen(seen, ts, settings.lookBackMs);
-	return { ...state, ts, floor: pruned.floor, seen: pruned.seen, mem: [...mem.entries()] };
+	return { ...state, ts, hi, floor: pruned.floor, seen: pruned.seen, und: capList(und, UNDATED_CAP), mem: [...mem.entries()], size: io.pageSize };
 }
 
 /** The watched set of a snapshot event: the records of the watch window (or of the whole lists). */
-async function readSnapshot(ctx: IPollFunctions, settings: PollSettings, now: number): Promise<IDataObject[]> {
+async function readSnapshot(io: PollIO, settings: PollSettings, now: number): Promise<IDataObject[]> {
 	const since = settings.event.watchWindow ? now - settings.watchDays * DAY_MS : undefined;
-	const records = await readRange(ctx, settings, since, now, (read) => read.length > SNAPSHOT_CAP * 2);
+	const records = await readRange(io, settings, since, now, { enough: (read) => read.length > SNAPSHOT_CAP * 2, whole: true });
 	// Records on a window boundary come twice: the cap counts records, not answers.
-	checkSnapshotSize(ctx, new Set(order(records, settings.event, now).map((c) => c.idKey)).size);
+	checkSnapshotSize(io, order(records, settings.event).length);
 	return records;
 }
 
-function checkSnapshotSize(ctx: IPollFunctions, count: number): void {
+function checkSnapshotSize(io: PollIO, count: number): void {
 	if (count > SNAPSHOT_CAP) {
 		fieldError(
-			ctx,
+			io.ctx,
 			`More than ${SNAPSHOT_CAP} records match this event: narrow it with its filters (for example Product IDs or Payment Method)`,
 		);
 	}
@@ -241,49 +274,67 @@ function checkSnapshotSize(ctx: IPollFunctions, count: number): void {
 
 /**
  * One poll of a cursor event: the records dated at or after the cursor minus the look-back window,
- * oldest first. The cursor never moves past the poll's clock less CURSOR_MARGIN_MS (`now` is when
- * the poll started) and never moves back, except when it stands ahead of the clock itself (state
- * left by an older version, or a clock set back by more than the margin): then it is brought back,
+ * oldest first, then those without a date. The cursor never moves past the poll's clock less
+ * CURSOR_MARGIN_MS (`now` is when the poll started) and never moves back, except when it stands
+ * ahead of the clock itself (a clock set back by more than the margin): then it is brought back,
  * and records already reported may be reported again rather than new ones missed.
  */
-export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
+export async function pollCursor(io: PollIO, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
+	const status = event.status === 'changed';
 	const cap = now - CURSOR_MARGIN_MS;
 	const cursor = (state.ts ?? 0) > now ? cap : (state.ts ?? 0);
 	const since = Math.max(cursor - settings.lookBackMs, state.floor ?? -Infinity);
 	const seen = new Map<string, number>(state.seen ?? []);
-	// Windows come oldest first: once a poll's worth of records not seen before is read, the rest can wait.
-	const enough = (read: IDataObject[]) => {
-		const fresh = new Set<string>();
-		for (const r of read) {
-			const time = recordTime(r, event.timeFields) ?? cursor;
-			const key = digest(`${recordId(r)}@${time}`);
-			if (time >= since && !seen.has(key)) fresh.add(key);
-		}
-		return fresh.size >= settings.maxRecords;
+	const und = new Set<string>(state.und ?? []);
+	// Already processed: a created record by its identity; a status record in this very version (same
+	// date; one without a date is compared with its remembered status every time).
+	const done = (c: Candidate) => (status ? c.time !== undefined && seen.get(c.idKey) === c.time : seen.has(c.idKey) || und.has(c.idKey));
+	// Windows come oldest first: once a poll's worth of records not processed before is read, the rest can wait.
+	// Records without a date come in every answer: they count for a created event only (a status event reports few of them).
+	const fresh = (c: Candidate) => (c.time === undefined ? !status : c.time >= since) && !done(c);
+	const enough = (read: IDataObject[]) => order(read, event).filter(fresh).length >= settings.maxRecords;
+	// A window is known when the platform's total is the count of what is remembered in it (records
+	// without a date are in every answer) and its first page holds nothing new.
+	const known = (window: Window, total: number, page: IDataObject[]) => {
+		let count = und.size;
+		for (const time of seen.values()) if (time >= window.from && (window.to === undefined || time <= window.to)) count++;
+		return total === count && order(page, event).every((c) => (c.time === undefined ? und.has(c.idKey) : done(c)));
 	};
-	const records = await readRange(ctx, settings, since, now, enough);
+	const hi = state.hi !== undefined && state.hi >= since ? state.hi : undefined;
+	const records = await readRange(io, settings, since, now, { enough, known, split: hi });
 	const mem = new Map<string, string>(state.mem ?? []);
 	const items: IDataObject[] = [];
 	let ts = cursor;
-	for (const c of order(records, event, cursor)) {
-		if (c.time < since || seen.has(c.key)) continue;
+	let top = hi;
+	const undated: string[] = [...und];
+	for (const c of order(records, event)) {
+		if ((c.time !== undefined && c.time < since) || done(c)) continue;
 		if (items.length >= settings.maxRecords) break;
-		seen.set(c.key, c.time);
-		ts = Math.max(ts, Math.min(c.time, cap));
-		if (event.status !== 'changed') {
+		if (c.time === undefined) {
+			if (!und.has(c.idKey)) undated.push(c.idKey);
+			und.add(c.idKey);
+		} else {
+			seen.set(c.idKey, c.time);
+			ts = Math.max(ts, Math.min(c.time, cap));
+			top = Math.max(top ?? c.time, c.time);
+		}
+		if (!status) {
 			items.push(c.record);
 			continue;
 		}
-		const status = statusOf(c.record);
-		if (status === undefined) continue;
+		const current = statusOf(c.record);
+		if (current === undefined) continue;
 		const previous = mem.get(c.idKey) ?? previousFromHistory(c.record, since);
-		remember(mem, c.idKey, status);
-		if (previous !== undefined && previous !== status && wanted(settings, status)) items.push(withPrevious(c.record, previous));
+		remember(mem, c.idKey, current);
+		if (previous !== undefined && previous !== current && wanted(settings, current)) items.push(withPrevious(c.record, previous));
 	}
 	capMemory(mem);
 	const pruned = pruneSeen(seen, ts, settings.lookBackMs, state.floor);
-	return { items, state: { ...state, ts, floor: pruned.floor, seen: pruned.seen, mem: [...mem.entries()] } };
+	return {
+		items,
+		state: { ...state, ts, hi: top, floor: pruned.floor, seen: pruned.seen, und: capList(undated, UNDATED_CAP), mem: [...mem.entries()], size: io.pageSize },
+	};
 }
 
 /**
@@ -291,13 +342,13 @@ export async function pollCursor(ctx: IPollFunctions, settings: PollSettings, st
  * `changed`: a remembered record whose status moved; `entered`: a record not in the set before.
  * Records beyond Max Records per Poll keep their old memory, so the next poll reports them.
  */
-export async function pollSnapshot(ctx: IPollFunctions, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
+export async function pollSnapshot(io: PollIO, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
-	const records = await readSnapshot(ctx, settings, now);
+	const records = await readSnapshot(io, settings, now);
 	const mem = new Map<string, string>(state.mem ?? []);
 	const next = new Map<string, string>();
 	const items: IDataObject[] = [];
-	for (const c of order(records, event, now)) {
+	for (const c of order(records, event)) {
 		const status = statusOf(c.record);
 		if (status === undefined || next.has(c.idKey)) continue;
 		const previous = mem.get(c.idKey);
@@ -317,5 +368,5 @@ export async function pollSnapshot(ctx: IPollFunctions, settings: PollSettings, 
 		items.push(event.status === 'entered' ? c.record : withPrevious(c.record, previous ?? null));
 		next.set(c.idKey, status);
 	}
-	return { items, state: { ...state, mem: [...next.entries()] } };
+	return { items, state: { ...state, mem: [...next.entries()], size: io.pageSize } };
 }

@@ -20,12 +20,35 @@ export function recordId(record: IDataObject): string {
 	return `content:${digest(JSON.stringify(record))}`;
 }
 
-/** Epoch ms of the first of `fields` that holds an ISO 8601 date (UTC when it has no zone). */
+/** Latest epoch ms a date may hold (9999-12-31T23:59:59.999Z): beyond, a number is no date. */
+const MAX_DATE_MS = 253_402_300_799_999;
+/** Epoch numbers below this are seconds (1e11 s is the year 5138; 1e11 ms is 1973). */
+const SECONDS_BELOW = 1e11;
+
+/** Epoch ms of a number of epoch seconds or milliseconds (which one, by its size). */
+function epochMs(value: number): number | undefined {
+	if (!Number.isFinite(value) || value < 0) return undefined;
+	const ms = value < SECONDS_BELOW ? Math.round(value * 1000) : Math.round(value);
+	return ms <= MAX_DATE_MS ? ms : undefined;
+}
+
+/**
+ * Epoch ms of a date value in any form a platform sends: ISO 8601 with or without a zone (UTC
+ * then) or `T` (`YYYY-MM-DD HH:MM:SS`), epoch seconds or milliseconds as a number or a numeric
+ * string. Undefined for anything else (missing, null, "not a date", 2025-02-30).
+ */
+export function dateValue(value: unknown): number | undefined {
+	if (typeof value === 'number') return epochMs(value);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return epochMs(Number(text));
+	return parseIsoDate(text, 'UTC');
+}
+
+/** Epoch ms of the first of `fields` that holds a usable date (dateValue). */
 export function recordTime(record: IDataObject, fields: string[]): number | undefined {
 	for (const field of fields) {
-		const value = record[field];
-		if (typeof value !== 'string') continue;
-		const ms = parseIsoDate(value, 'UTC');
+		const ms = dateValue(record[field]);
 		if (ms !== undefined) return ms;
 	}
 	return undefined;
@@ -58,21 +81,26 @@ export function previousFromHistory(record: IDataObject, since: number | undefin
 export interface Candidate {
 	record: IDataObject;
 	id: string;
-	/** Digest of the record's identity (memory key). */
+	/** Digest of the record's identity: what the poller remembers it by, whatever its date. */
 	idKey: string;
-	/** Digest of the record at its date (seen key): an update makes a new one. */
-	key: string;
-	time: number;
+	/** Its date (undefined: no usable date). */
+	time: number | undefined;
 }
 
-/** Records in processing order: by date, then by id, each once. */
-export function order(records: IDataObject[], event: PollEvent, fallbackTime: number): Candidate[] {
-	const byKey = new Map<string, Candidate>();
+/**
+ * Records in processing order, each once: by date, then by id; records without a usable date
+ * last. A record read twice (on a window boundary, or changed while the list was read) counts
+ * once, in its latest version.
+ */
+export function order(records: IDataObject[], event: PollEvent): Candidate[] {
+	const byId = new Map<string, Candidate>();
 	for (const record of records) {
 		const id = recordId(record);
-		const time = recordTime(record, event.timeFields) ?? fallbackTime;
-		const key = digest(`${id}@${time}`);
-		if (!byKey.has(key)) byKey.set(key, { record, id, idKey: digest(id), key, time });
+		const time = recordTime(record, event.timeFields);
+		const known = byId.get(id);
+		if (known && (time === undefined || (known.time !== undefined && known.time >= time))) continue;
+		byId.set(id, { record, id, idKey: digest(id), time });
 	}
-	return [...byKey.values()].sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	const at = (c: Candidate) => c.time ?? Infinity;
+	return [...byId.values()].sort((a, b) => at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

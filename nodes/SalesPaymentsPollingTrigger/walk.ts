@@ -1,12 +1,13 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { paginate } from '../SalesPayments/shared/lists';
 import type { ListRequest } from '../SalesPayments/shared/pagination';
 import { walk as pagesOf } from '../SalesPayments/shared/pagination';
+import { recordId } from './records';
 
 /**
- * Reading a range of dates while the platform changes the list, without losing a record.
+ * Reading a range of dates while the platform changes the list, without losing a record, in a
+ * bounded number of requests.
  *
  * Walking pages 1, 2, 3 ... of one query is not safe: a record deleted from page 1 while page 2 is
  * read shifts the list, and the first record of the old page 2 is never read (an insertion shifts
@@ -17,17 +18,82 @@ import { walk as pagesOf } from '../SalesPayments/shared/pagination';
  * (the page says nothing follows). One answer is the platform's state at one moment, and the
  * windows cover the range: a record that exists during the whole read, and whose date (the one
  * the endpoint filters by) does not change meanwhile, is in the answer of its window whatever is
- * deleted or inserted elsewhere. A window whose page is full is split at the median date of that
- * page (in the middle when the dates do not help), so the walk adapts to whatever order the
- * platform answers in. Windows are read oldest first: a caller may stop once it has enough, as
- * every record not read is dated after every record read.
+ * deleted or inserted elsewhere. A window whose page is full is split where the dates of that
+ * page suggest (split()), so the walk adapts to whatever order the platform answers in, and the
+ * order of its pages does not matter. Windows are read oldest first:
+ * a caller may stop once it has enough, as every record not read is dated after every record read.
+ * A window whose total and first page show that the caller knows all its records already
+ * (`known`) is not read further: an idle poll costs a request per window, ties or not.
  *
  * Window ends are inclusive (the spec's end dates mean "at or before"): a record dated exactly on
  * a boundary comes twice. A short page that says nothing about further pages is confirmed by an
- * empty page 2 (a capped page would otherwise look complete). Two cases fall back to reading
- * pages: more records than a page within one millisecond (that millisecond is paged), and a
- * platform that ignores the end date (the rest of the range is paged, and n8n's log says so).
+ * empty page 2 (a capped page would otherwise look complete). Two cases read pages instead:
+ * - more records than a page within one millisecond, or a full page holding records without a
+ *   date (they come in every window's answer): that window is paged;
+ * - a platform that ignores the date filter (a dated record of an answer lies outside its
+ *   window, before its start or after its end): the whole list is paged once, and only the
+ *   records of the range are kept.
+ * Paged reads check that their pages add up: fewer different records than the platform's total
+ * means its order changed between pages (some records were on no page). The list is then read
+ * again at smaller page sizes and the readings joined; still short, the read fails naming it
+ * rather than lose records silently.
+ *
+ * Every request of a poll counts against its budget (Max Requests per Poll, `Budget`), retries
+ * and refused page sizes included; nothing reads beyond it.
  */
+
+/** The requests one poll may make, counted where every request of the poll goes through (`counted`). */
+export class Budget {
+	used = 0;
+	constructor(readonly max: number) {}
+	get left(): number {
+		return this.max - this.used;
+	}
+}
+
+/** What a poll's reads share: the counting context, the budget, and the page size learned (kept between polls). */
+export interface PollIO {
+	ctx: IPollFunctions;
+	budget: Budget;
+	pageSize?: number;
+}
+
+function budgetError(io: PollIO, what: string): NodeApiError {
+	const message = `Max Requests per Poll (${io.budget.max}) reached while reading ${what}`;
+	return new NodeApiError(io.ctx.getNode(), { message } as JsonObject, {
+		message,
+		description:
+			'The poll stopped before the platform\'s answers were complete and its cursor did not move. Raise Options › Max Requests per Poll, or narrow the event with its filters.',
+	});
+}
+
+/**
+ * A poll context whose every HTTP request (through the one transport) counts against `budget`;
+ * the request past the budget is refused, so that no platform behaviour can make a poll endless.
+ * The page size of the latest list answer is kept (`pageSize`): the next poll asks it at once
+ * instead of learning again which sizes the platform refuses.
+ */
+export function counted(ctx: IPollFunctions, budget: Budget): PollIO {
+	const send = ctx.helpers.httpRequestWithAuthentication;
+	const helpers = Object.create(ctx.helpers) as IPollFunctions['helpers'];
+	const io: PollIO = { ctx, budget };
+	helpers.httpRequestWithAuthentication = async function (this: unknown, ...args: Parameters<typeof send>) {
+		if (budget.used >= budget.max) throw budgetError(io, 'the platform\'s lists');
+		budget.used++;
+		const response = (await send.apply(this as never, args)) as { statusCode?: number } | undefined;
+		const limit = Number((args[1]?.qs as IDataObject | undefined)?.limit);
+		const status = response?.statusCode ?? 0;
+		if (status >= 200 && status < 300 && Number.isInteger(limit) && limit > 0) io.pageSize = limit;
+		return response;
+	} as typeof send;
+	io.ctx = Object.create(ctx, { helpers: { value: helpers } }) as IPollFunctions;
+	return io;
+}
+
+export interface Window {
+	from: number;
+	to?: number;
+}
 
 export interface Walk {
 	/** The list request for one window (ISO dates; no `since`: from the beginning, no `until`: open). */
@@ -36,98 +102,190 @@ export interface Walk {
 	dateOf(record: IDataObject): number | undefined;
 	/** Start of the range, epoch ms (undefined: from the beginning). */
 	since?: number;
+	/** Where the range is cut in two, [since, split] then (split, open): the caller knows the records up to it. */
+	split?: number;
 	/** The poll's own clock: where an open window is closed when it must be split. */
 	now: number;
 	/** Stop before the next window once the records read so far are enough. */
 	enough?(records: IDataObject[]): boolean;
+	/** A snapshot: the whole range or an error, never the records up to where the budget ran out. */
+	whole?: boolean;
+	/** Whether the caller already knows every record of a window whose first page is `records` and total `total`. */
+	known?(window: Window, total: number, records: IDataObject[]): boolean;
 }
-
-interface Window {
-	from: number;
-	to?: number;
-}
-
-/** Window answers one read may ask for before it gives up. */
-export const MAX_WINDOW_READS = 5_000;
 
 function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/**
- * Two windows covering `window`, split at the median date of its full page (or the middle);
- * undefined when it cannot be split (one millisecond).
- */
-function split(window: Window, dates: number[], now: number): [Window, Window] | undefined {
-	const { from, to } = window;
-	const inside = dates.filter((d) => d >= from && (to === undefined || d <= to)).sort((a, b) => a - b);
-	const median = inside[Math.floor(inside.length / 2)];
-	if (to === undefined) {
-		// Open window: close it at the median, or past the newest date seen and the poll's clock.
-		const top = Math.max(now, inside[inside.length - 1] ?? from, from) + 1;
-		const at = median !== undefined && median > from ? median : top;
-		return [{ from, to: at }, { from: at }];
-	}
-	const at = median !== undefined && median > from && median < to ? median : from + Math.floor((to - from) / 2);
-	return at > from && at < to ? [{ from, to: at }, { from: at, to }] : undefined;
+function totalOf(summary: IDataObject): number | undefined {
+	const value = summary.totalDocs ?? summary.count ?? summary.total;
+	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /**
- * Reads one window through the one paging walk (shared/pagination.ts: page-size caps, refused
- * sizes, wrong shapes): its records, and whether one page held the whole window. A page that says
- * nothing about more pages is confirmed by page 2 (empty: the window is whole).
+ * Windows covering `window` whose page was full, guided by the dates of that page (in the
+ * platform's order); undefined when it cannot be split (one millisecond). A page sorted oldest
+ * first is cut after its newest date, one sorted newest first before its oldest (the side holding
+ * the page is then likely whole in one answer, and the older side is halved); a page of one date (a tie) gets that millisecond
+ * alone; otherwise the cut is at the median, or in the middle when the dates do not help. Each
+ * window is still read and checked whole: the order only guides where to cut.
  */
-async function readWindow(ctx: IPollFunctions, walk: Walk, window: Window): Promise<{ records: IDataObject[]; whole: boolean }> {
-	const request = walk.request({
+function split(window: Window, dates: number[], now: number): Window[] | undefined {
+	const { from, to } = window;
+	const inside = dates.filter((d) => d >= from && (to === undefined || d <= to));
+	const sorted = [...inside].sort((a, b) => a - b);
+	const lo = sorted[0];
+	const hi = sorted[sorted.length - 1];
+	if (lo === undefined) {
+		// Open window: close it past the poll's clock; a closed one is cut in the middle.
+		if (to === undefined) return [{ from, to: Math.max(now, from) + 1 }, { from: Math.max(now, from) + 1 }];
+		const middle = from + Math.floor((to - from) / 2);
+		return middle > from ? [{ from, to: middle }, { from: middle + 1, to }] : to > from ? [{ from, to: from }, { from: to, to }] : undefined;
+	}
+	if (lo === hi) {
+		// A tie: that millisecond alone (it is paged), and what lies on either side of it.
+		if (from === to) return undefined;
+		const parts: Window[] = [];
+		if (lo > from) parts.push({ from, to: lo - 1 });
+		parts.push({ from: lo, to: lo });
+		if (to === undefined || lo < to) parts.push({ from: lo + 1, to });
+		return parts;
+	}
+	const ascending = inside.every((d, k) => k === 0 || d >= inside[k - 1]);
+	const descending = inside.every((d, k) => k === 0 || d <= inside[k - 1]);
+	const at = ascending ? hi : descending ? lo : sorted[Math.floor(sorted.length / 2)];
+	if (at <= from) return [{ from, to: from }, { from: from + 1, to }];
+	if (to !== undefined && at >= to) return [{ from, to: to - 1 }, { from: to, to }];
+	// Newest first: the page says nothing of the older records, and those are read first, so the
+	// older side is halved (a poll reaches its oldest records in a few requests whatever the backlog).
+	const middle = from + Math.floor((at - from) / 2);
+	if (descending && middle > from && middle + 1 < at) return [{ from, to: middle }, { from: middle + 1, to: at }, { from: at, to }];
+	return [{ from, to: at }, { from: at, to }];
+}
+
+function windowRequest(walk: Walk, window: Window): ListRequest {
+	return walk.request({
 		since: window.from > 0 ? iso(window.from) : undefined,
 		until: window.to === undefined ? undefined : iso(window.to),
 	});
+}
+
+/**
+ * Reads one window: its records, whether one page held the whole window, and the platform's
+ * total. A page that says nothing about more pages is confirmed by page 2 (empty: the window is whole).
+ */
+async function readWindow(io: PollIO, request: ListRequest): Promise<{ records: IDataObject[]; whole: boolean; total?: number }> {
 	const records: IDataObject[] = [];
-	for await (const page of pagesOf.call(ctx, { ...request, concurrency: 1, maxPages: 2 })) {
+	let total: number | undefined;
+	for await (const page of pagesOf.call(io.ctx, { ...request, pageSize: io.pageSize, concurrency: 1, maxPages: 2 })) {
+		total ??= totalOf(page.summary);
 		records.push(...page.records);
-		if (page.last) return { records, whole: true };
-		if (page.pageNo === 1 && page.more === undefined) continue;
-		return { records, whole: false };
+		if (page.last) return { records, whole: true, total };
+		if (page.pageNo === 1 && page.more === undefined && io.budget.left > 0) continue;
+		return { records, whole: false, total };
 	}
-	return { records, whole: true };
+	return { records, whole: true, total };
+}
+
+/** Readings of a list whose pages do not add up to its total, each at half the page size of the one before. */
+export const ORDER_PASSES = 3;
+
+/** One reading of every page of `request` (see readPages). */
+async function readPass(io: PollIO, request: ListRequest, what: string, pageSize: number | undefined, limit?: number, most = Infinity) {
+	const records: IDataObject[] = [];
+	let total: number | undefined;
+	let pages = 0;
+	let size = pageSize;
+	for await (const page of pagesOf.call(io.ctx, { ...request, limit, pageSize, concurrency: 1, maxPages: io.budget.left + 1 })) {
+		pages++;
+		size = page.size;
+		total ??= totalOf(page.summary);
+		// The walk hands out each record once (by id): these are the different records read.
+		records.push(...page.records);
+		if (page.last) break;
+		if (io.budget.left < 1 || pages >= most) {
+			if (limit !== undefined) break;
+			throw budgetError(io, `${what} of ${request.method} ${request.path}`);
+		}
+	}
+	return { records, total, pages, size };
+}
+
+/**
+ * Every page of `request`, within the budget. With `limit`, up to that many records in `most`
+ * pages at most (default: the budget's), the rest left quietly. When the pages do not add up to
+ * the platform's total (its order changes from page to page: some records are on no page), the
+ * list is read again at half the page size, which puts other records together on a page, and the
+ * readings are joined by identity; after ORDER_PASSES readings still short of the total, the read
+ * fails, naming what the platform did.
+ */
+export async function readPages(io: PollIO, request: ListRequest, what: string, limit?: number, most = Infinity): Promise<IDataObject[]> {
+	const found = new Map<string, IDataObject>();
+	const kept = io.pageSize;
+	let size = io.pageSize;
+	let pages = 0;
+	let total: number | undefined;
+	try {
+		for (let pass = 1; ; pass++) {
+			const read = await readPass(io, request, what, size, limit, most);
+			if (limit !== undefined) return read.records;
+			pages += read.pages;
+			total ??= read.total;
+			for (const record of read.records) found.set(recordId(record), record);
+			if (total === undefined || found.size >= total) return [...found.values()];
+			if (pass >= ORDER_PASSES || (read.size ?? 1) <= 1) break;
+			size = Math.max(1, Math.floor((read.size ?? 2) / 2));
+		}
+	} finally {
+		// The smaller pages of another reading are not the platform's page size.
+		io.pageSize = kept ?? io.pageSize;
+	}
+	const message = `The platform's order of ${request.method} ${request.path} changes from page to page: ${found.size} different records in ${pages} pages, for a total of ${total}`;
+	throw new NodeApiError(io.ctx.getNode(), { message } as JsonObject, {
+		message,
+		description: `Reading ${what} ${ORDER_PASSES} times at smaller page sizes, pages overlapped and some records were on no page. The poll stopped rather than miss records silently, and its cursor did not move.`,
+	});
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */
-export async function walkWindows(ctx: IPollFunctions, walk: Walk): Promise<IDataObject[]> {
-	const queue: Window[] = [{ from: walk.since ?? 0 }];
+export async function walkWindows(io: PollIO, walk: Walk): Promise<IDataObject[]> {
+	const from = walk.since ?? 0;
+	const queue: Window[] = walk.split === undefined || walk.split < from ? [{ from }] : [{ from, to: walk.split }, { from: walk.split + 1 }];
+	const path = walk.request({}).path;
 	const out: IDataObject[] = [];
-	for (let reads = 0; queue.length > 0; reads++) {
-		if (reads >= MAX_WINDOW_READS) {
-			const message = `Reading ${walk.request({}).path} took more than ${MAX_WINDOW_READS} requests`;
-			throw new NodeApiError(ctx.getNode(), { message } as JsonObject, {
-				message,
-				description: 'The poll stopped and its cursor did not move: narrow the event with its filters or check the platform.',
-			});
+	while (queue.length > 0) {
+		if (io.budget.left < 1) {
+			// What was read is a prefix of the range in date order: the caller goes on from it next poll.
+			if (out.length > 0 && !walk.whole) return out;
+			throw budgetError(io, path);
 		}
 		const window = queue[0];
-		const batch = await readWindow(ctx, walk, window);
+		const batch = await readWindow(io, windowRequest(walk, window));
 		const dates = batch.records.map((r) => walk.dateOf(r)).filter((d): d is number => d !== undefined);
-		if (window.to !== undefined && dates.some((d) => d > (window.to as number))) {
-			// The platform ignored the end date: windows cannot be read, the rest is paged.
-			ctx.logger.warn(`Sales & Payments Polling Trigger: the platform ignored the end date of ${walk.request({}).path}; the rest of the range is read page by page`);
-			const request = walk.request({ since: window.from > 0 ? iso(window.from) : undefined });
-			out.push(...(await paginate.call(ctx, request)).items);
-			return out;
+		if (dates.some((d) => d < window.from || (window.to !== undefined && d > window.to))) {
+			// The platform ignored the date filter: windows cannot be read. The whole list is paged once.
+			io.ctx.logger.warn(`Sales & Payments Polling Trigger: the platform ignored the date filter of ${path} (records outside the dates asked); the whole list is read page by page`);
+			const all = await readPages(io, walk.request({}), 'the whole list (the platform ignores its date filter)');
+			return all.filter((r) => (walk.dateOf(r) ?? Infinity) >= from);
 		}
+		queue.shift();
 		if (batch.whole) {
-			queue.shift();
 			out.push(...batch.records);
 			if (walk.enough?.(out)) return out;
 			continue;
 		}
-		queue.shift();
-		const halves = split(window, dates, walk.now);
-		if (halves) {
-			queue.unshift(...halves);
+		if (batch.total !== undefined && walk.known?.(window, batch.total, batch.records)) continue;
+		// Records without a date are in every answer, whatever the window: splitting cannot make such a page whole.
+		const parts = dates.length < batch.records.length ? undefined : split(window, dates, walk.now);
+		if (parts) {
+			queue.unshift(...parts);
 			continue;
 		}
-		// More than a page within one millisecond: that millisecond is paged.
-		out.push(...(await paginate.call(ctx, walk.request({ since: iso(window.from), until: iso(window.to as number) }))).items);
+		// More than a page within one millisecond (or with the records without a date): that window is paged.
+		const what = window.from === window.to ? `the records dated ${iso(window.from)}` : `the records from ${iso(window.from)} (some without a date)`;
+		out.push(...(await readPages(io, windowRequest(walk, window), what)));
 		if (walk.enough?.(out)) return out;
 	}
 	return out;

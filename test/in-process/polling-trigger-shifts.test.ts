@@ -7,119 +7,13 @@
  *   dates are reported too (the cursor stays behind the poll's own clock);
  * - n8n's clock 2 minutes ahead of or behind the platform's loses nothing.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { PollHarness } from '../support/harness/poll';
 import { ids, pollingSetup } from '../support/helpers/polling';
+import { EVENT_CASES as CASES } from '../support/helpers/polling-events';
 import type { JsonObject } from '../support/simulator/core';
-import type { PolledCollection } from '../support/simulator/routes/records';
 import { removeRecord } from '../support/simulator/routes/records';
-
-type Context = ReturnType<typeof pollingSetup>;
-
-interface EventCase {
-	event: string;
-	parameters?: INodeParameters;
-	collection: PolledCollection;
-	/** Path of the list the event reads. */
-	path: string;
-	/** Cursor events keep a cursor in static data; snapshot events do not. */
-	cursor: boolean;
-	/** Records made before activation that the event reports when they change (status events). */
-	prepare?(t: Context, n: number): JsonObject[];
-	/** Makes the event report one record at `seconds` (a new one, or prepared[k] changed); its id. */
-	produce(t: Context, seconds: number, k: number, prepared: JsonObject[]): string;
-}
-
-let serial = 0;
-const added = (collection: PolledCollection, fields: (n: number) => JsonObject) => (t: Context, seconds: number) =>
-	String(t.add(collection, seconds, fields(++serial)).id);
-const flipped = (collection: PolledCollection, status: string) => (t: Context, seconds: number, k: number, prepared: JsonObject[]) =>
-	String(t.update(collection, prepared[k].id, seconds, { status }).id);
-
-function subscription(t: Context): JsonObject {
-	const product = t.sim().state.col('products')[0];
-	return t.add('subscriptions', -100, {
-		name: 'Monthly plan',
-		status: 'active',
-		customer: { email: 'sub@mail.example' },
-		orderItem: { product: { id: product.id, name: product.name }, unitValueInCents: 1000, quantity: 1 },
-		recurrenceValueInCents: 1000,
-		paymentMethod: 'pix',
-	});
-}
-
-const CASES: EventCase[] = [
-	{ event: 'refundRequestCreated', collection: 'refunds', path: '/order-revert-requests/list', cursor: true, produce: added('refunds', () => ({})) },
-	{
-		event: 'refundRequestStatusChanged',
-		collection: 'refunds',
-		path: '/order-revert-requests/list',
-		cursor: true,
-		prepare: (t, n) => Array.from({ length: n }, () => t.add('refunds', -100)),
-		produce: flipped('refunds', 'confirmed'),
-	},
-	{
-		event: 'withdrawRequestCreated',
-		collection: 'withdrawRequests',
-		path: '/withdraw-requests/filter',
-		cursor: true,
-		produce: added('withdrawRequests', () => ({ status: 'pending', valueInCents: 1000 })),
-	},
-	{
-		event: 'withdrawRequestStatusChanged',
-		collection: 'withdrawRequests',
-		path: '/withdraw-requests/filter',
-		cursor: false,
-		prepare: (t, n) => Array.from({ length: n }, () => t.add('withdrawRequests', -100, { status: 'pending', valueInCents: 1000 })),
-		produce: flipped('withdrawRequests', 'completed'),
-	},
-	{
-		event: 'commissionCreated',
-		collection: 'commissions',
-		path: '/commissions/list',
-		cursor: true,
-		produce: added('commissions', () => ({ status: 'pending', valueInCents: 300 })),
-	},
-	{
-		event: 'customerCreated',
-		collection: 'customers',
-		path: '/customers/list',
-		cursor: true,
-		produce: added('customers', (n) => ({ name: `Buyer ${n}`, email: `buyer.${n}@mail.example` })),
-	},
-	{
-		event: 'saleCreated',
-		collection: 'sales',
-		path: '/sales/filter',
-		cursor: true,
-		produce: added('sales', (n) => ({ status: 'paid', valueInCents: 100 * n })),
-	},
-	{
-		event: 'movementCreated',
-		collection: 'movements',
-		path: '/movement/filter',
-		cursor: true,
-		produce: added('movements', (n) => ({ valueInCents: 990, originType: 'sale', subject: 'Sale', description: 'Sale', hash: `h${n}`, referenceId: 'r', groupId: 'g' })),
-	},
-	{
-		event: 'subscriptionCanceledOrExpired',
-		collection: 'subscriptions',
-		path: '/subscriptions/filter',
-		cursor: false,
-		prepare: (t, n) => Array.from({ length: n }, () => subscription(t)),
-		produce: flipped('subscriptions', 'canceled'),
-	},
-	{
-		event: 'productStatusChanged',
-		collection: 'products',
-		path: '/products/filter',
-		cursor: true,
-		prepare: (t, n) =>
-			Array.from({ length: n }, (_, k) => t.add('products', -100, { name: `Course ${k}`, status: 'available', type: 'Online-Course', priceInCents: 100 })),
-		produce: flipped('products', 'unavailable'),
-	},
-];
 
 /** The records of a list answer's data. */
 function recordsOf(data: unknown): JsonObject[] {

@@ -75,8 +75,8 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		const polls = [await h.pollJson(), await h.pollJson(), await h.pollJson(), await h.pollJson()];
 		expect(polls.map((p) => p.length)).toEqual([3, 3, 1, 0]);
 		expect(polls.flatMap(ids)).toEqual(expected);
-		// Each poll is one answer: the whole range fits in one page.
-		expect(listRequests(t.sim(), '/order-revert-requests/list').slice(1).map((r) => r.query.page)).toEqual(['1', '1', '1', '1']);
+		// Each poll is two answers, one page each: the range up to the latest record processed, then what follows it.
+		expect(listRequests(t.sim(), '/order-revert-requests/list').slice(1).map((r) => r.query.page)).toEqual(Array(8).fill('1'));
 	});
 
 	it('a restart with the saved static data neither repeats nor misses records', async () => {
@@ -118,7 +118,7 @@ describe('Polling trigger: New Refund Request (cursor on createdAt)', () => {
 		t.sim().addFault({ kind: 'status', status: 429, retryAfter: '0', path: '/order-revert-requests/list', times: 2 });
 		expect(ids(await h.pollJson())).toEqual([a.id]);
 		expect(h.errors).toHaveLength(0);
-		expect(t.sim().requestsTo('GET', '/order-revert-requests/list').slice(-3).map((r) => r.status)).toEqual([429, 429, 200]);
+		expect(t.sim().requestsTo('GET', '/order-revert-requests/list').slice(-4).map((r) => r.status)).toEqual([429, 429, 200, 200]);
 	});
 
 	it('an error during activation fails the activation (n8n reports it and retries later)', async () => {
@@ -176,13 +176,14 @@ describe('Polling trigger: several pages (the platform accepts at most 10 per pa
 	it('an error on a later request of the walk fails the poll with the platform message; the records read before are not lost', async () => {
 		const h = await t.activate({ event: 'customerCreated' });
 		const records = Array.from({ length: 15 }, (_, k) => t.add('customers', 10 + k));
-		// Requests of the next poll: six refused page sizes (1000 ... 20), the range's first page of 10
-		// (full: 15 records), then the first of the two windows it is split into.
+		// Requests of the next poll (the page size of 10 learned at activation): the look-back window
+		// up to the baseline (empty), the window after it (full: 15 records), then the first of the
+		// windows it is split into.
 		t.sim().addFault({
 			kind: 'status',
 			status: 400,
 			path: '/customers/list',
-			nth: [8],
+			nth: [3],
 			body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid param: [createdAt[startsAt]]' }),
 		});
 		expect(await h.poll()).toBeUndefined();

@@ -17,7 +17,7 @@ import { dataCredentials } from './sim';
  * Test context: a fresh simulator per test (records never leak between tests), its clock fixed at
  * the start. n8n's clock during a poll is the simulator's (the platform's) plus `skew`.
  */
-export function pollingSetup(options: { maxLimit?: number } = {}) {
+export function pollingSetup(options: { maxLimit?: number; wholeSeconds?: boolean } = {}) {
 	let current: Simulator | undefined;
 	let base = 0;
 	let skewMs = 0;
@@ -26,8 +26,9 @@ export function pollingSetup(options: { maxLimit?: number } = {}) {
 		return current;
 	};
 	beforeEach(async () => {
-		current = await startSimulator({ size: 12, ...options });
-		base = Date.now();
+		current = await startSimulator({ size: 12, maxLimit: options.maxLimit });
+		// On whole seconds when the platform shows its dates in epoch seconds.
+		base = options.wholeSeconds ? Math.floor(Date.now() / 1000) * 1000 : Date.now();
 		skewMs = 0;
 		current.state.clock.set(base);
 	});

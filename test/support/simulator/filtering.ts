@@ -81,11 +81,30 @@ export function readObject(src: Source, name: string, label = name): Source | un
 	return v as Source;
 }
 
-/** Whether a timestamp (ISO string) lies within [from, to] (either bound may be open). */
+/**
+ * Epoch ms of a stored date: an ISO 8601 text (a day that does not exist, such as 2025-02-30, is
+ * no date) or epoch milliseconds as a number; undefined for anything else.
+ */
+export function dateMs(value: Json | undefined): number | undefined {
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value !== 'string' || !ISO.test(value)) return undefined;
+	const ms = Date.parse(value);
+	if (Number.isNaN(ms)) return undefined;
+	// Date.parse rolls 2025-02-30 over to March 2: the day must be the one written.
+	const [y, m, d] = value.slice(0, 10).split('-').map(Number);
+	const day = new Date(Date.UTC(y, m - 1, d));
+	return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d ? ms : undefined;
+}
+
+/**
+ * Whether a stored date lies within [from, to] (either bound may be open). A record without a
+ * usable date (missing, null, not a date) cannot be filtered by it: it is in every range, as on
+ * a platform whose date filter only compares the dates it has.
+ */
 export function inDateRange(value: Json | undefined, from?: number, to?: number): boolean {
 	if (from === undefined && to === undefined) return true;
-	if (typeof value !== 'string') return false;
-	const ms = Date.parse(value);
+	const ms = dateMs(value);
+	if (ms === undefined) return true;
 	return (from === undefined || ms >= from) && (to === undefined || ms <= to);
 }
 

@@ -27,6 +27,17 @@
  *   answered as if it had asked `cap` (page `p` holds records (p-1)*cap .. p*cap-1, and the
  *   pagination fields, where the list has them, say so: `limit`, totals, `hasNext`...). With
  *   `bare: true` the records come as a bare array where the list's page was (no pagination fields).
+ * - `dates`: the records' dates (`fields`, default createdAt, updatedAt, requestAt) are shown in
+ *   another `form`: `epochMs` / `epochSeconds` (numbers), `epochMsText` / `epochSecondsText`
+ *   (numeric strings), `space` (`YYYY-MM-DD HH:MM:SS.mmm`, no zone), `offset` (`+00:00`), or
+ *   `mixed` (one of them per record, by its id, the same in every answer). The platform still
+ *   filters and sorts by the dates it keeps (seconds: keep the test's dates on whole seconds).
+ * - `ignoreDateFilter`: the date filters of a request (query `createdAt[startsAt]`... and body
+ *   `initialDate`, `endDate`, `createdAt`, `updatedAt`) are not applied: every answer is a page of
+ *   the whole list, records before the range's start as well as after its end (`bound: 'start'`
+ *   or `'end'`: only that one is ignored).
+ * - `flipOrder`: even pages are pages of the list in the reverse order (odd pages oldest first,
+ *   even pages newest first, or the other way round): some records are on no page.
  * Any rule may also `omit` pagination fields from its answers.
  */
 import type { RouteResult } from './core';
@@ -47,7 +58,10 @@ export type PagingMode =
 	| 'stringRecord'
 	| 'arrayRecord'
 	| 'dataNull'
-	| 'cap';
+	| 'cap'
+	| 'dates'
+	| 'ignoreDateFilter'
+	| 'flipOrder';
 
 export const PAGING_MODES: readonly PagingMode[] = [
 	'ignorePage',
@@ -65,7 +79,60 @@ export const PAGING_MODES: readonly PagingMode[] = [
 	'arrayRecord',
 	'dataNull',
 	'cap',
+	'dates',
+	'ignoreDateFilter',
+	'flipOrder',
 ];
+
+export type DateForm = 'epochMs' | 'epochSeconds' | 'epochMsText' | 'epochSecondsText' | 'space' | 'offset' | 'mixed';
+export const DATE_FORMS: readonly DateForm[] = ['epochMs', 'epochSeconds', 'epochMsText', 'epochSecondsText', 'space', 'offset', 'mixed'];
+/** Date fields a `dates` rule rewrites unless it names its own. */
+const DATE_FIELDS = ['createdAt', 'updatedAt', 'requestAt'];
+/** The keys of the start and end dates of the polled lists' filters (query `createdAt[startsAt]`, body `initialDate`, `updatedAt.startsAt`...). */
+const BOUND_KEYS = { start: ['startsAt', 'initialDate'], end: ['endsAt', 'endDate'] };
+
+/** `source` without the date filters of `bounds` (nested `createdAt`/`updatedAt` objects included). */
+function withoutDates(source: Record<string, unknown>, bounds: Array<'start' | 'end'>): Record<string, unknown> {
+	const names = bounds.flatMap((b) => BOUND_KEYS[b]);
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(source)) {
+		const name = /\[(\w+)\]$/.exec(key)?.[1] ?? key;
+		if (names.includes(name)) continue;
+		out[key] = isObj(value) && (key === 'createdAt' || key === 'updatedAt') ? withoutDates(value, bounds) : value;
+	}
+	return out;
+}
+
+/** A stored date (ISO text) in another form; anything else is left as it is. */
+export function dateIn(form: DateForm, value: unknown, id: unknown): unknown {
+	if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return value;
+	const ms = Date.parse(value);
+	let chosen = form;
+	if (form === 'mixed') {
+		const text = String(id);
+		let h = 0;
+		for (let k = 0; k < text.length; k++) h = (h * 31 + text.charCodeAt(k)) >>> 0;
+		const forms = DATE_FORMS.filter((f) => f !== 'mixed');
+		// Half of the records keep their ISO text, the other half get one of the other forms.
+		chosen = h % 2 === 0 ? forms[(h >>> 1) % forms.length] : ('iso' as DateForm);
+	}
+	switch (chosen) {
+		case 'epochMs':
+			return ms;
+		case 'epochSeconds':
+			return Math.floor(ms / 1000);
+		case 'epochMsText':
+			return String(ms);
+		case 'epochSecondsText':
+			return String(Math.floor(ms / 1000));
+		case 'space':
+			return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+		case 'offset':
+			return new Date(ms).toISOString().replace('Z', '+00:00');
+		default:
+			return value;
+	}
+}
 
 export interface PagingRule {
 	mode: PagingMode;
@@ -87,6 +154,12 @@ export interface PagingRule {
 	cap?: number;
 	/** `cap`: answer the records as a bare array, without pagination fields. */
 	bare?: boolean;
+	/** `dates`: the form the dates are shown in. */
+	form?: DateForm;
+	/** `dates`: the record fields rewritten (default createdAt, updatedAt, requestAt). */
+	fields?: string[];
+	/** `ignoreDateFilter`: only the start dates, or only the end dates, are ignored (default both). */
+	bound?: 'start' | 'end';
 }
 
 /** A rule with the number of answers it changed. */
@@ -150,6 +223,7 @@ export class HostilePaging {
 	add(rule: PagingRule): void {
 		if (!PAGING_MODES.includes(rule.mode)) throw new Error(`Unknown paging mode ${JSON.stringify(rule.mode)}`);
 		if (rule.mode === 'cap' && rule.cap === undefined) throw new Error('Paging rule cap needs `cap`, the largest page size');
+		if (rule.mode === 'dates' && !DATE_FORMS.includes(rule.form as DateForm)) throw new Error(`Paging rule dates needs \`form\`, one of ${DATE_FORMS.join(', ')}`);
 		for (const key of ['page', 'shift', 'index', 'cap'] as const) {
 			const value = rule[key];
 			if (value !== undefined && !(Number.isInteger(value) && value >= (key === 'index' ? 0 : 1))) {
@@ -181,6 +255,17 @@ export class HostilePaging {
 		const limit = Number(query.limit);
 		if (rule?.mode !== 'cap' || rule.cap === undefined || !Number.isInteger(limit) || limit <= rule.cap) return query;
 		return { ...query, limit: String(rule.cap) };
+	}
+
+	/**
+	 * What a platform that ignores date filters acts on (`ignoreDateFilter`): the query and body
+	 * without their date filters (the recorded request keeps what was sent).
+	 */
+	undated(method: string, path: string, query: Record<string, string | string[]>, body: unknown): { query: Record<string, string | string[]>; body: unknown } {
+		const rule = this.ruleFor(method, path);
+		if (rule?.mode !== 'ignoreDateFilter') return { query, body };
+		const bounds: Array<'start' | 'end'> = rule.bound ? [rule.bound] : ['start', 'end'];
+		return { query: withoutDates(query, bounds) as Record<string, string | string[]>, body: isObj(body) ? withoutDates(body, bounds) : body };
 	}
 
 	/**
@@ -224,6 +309,27 @@ export class HostilePaging {
 		if (!here) return result;
 		const honestTotal = totalOf(here.fields, here.records.length);
 		switch (rule.mode) {
+			case 'dates': {
+				const fields = rule.fields ?? DATE_FIELDS;
+				for (const record of here.records) {
+					if (!isObj(record)) continue;
+					for (const key of fields) if (key in record) record[key] = dateIn(rule.form as DateForm, record[key], record.id);
+				}
+				return { ...result, data };
+			}
+			case 'ignoreDateFilter':
+				// The filters were left out before the route answered (undated()).
+				rule.applied++;
+				return result;
+			case 'flipOrder': {
+				if (page % 2 === 1) return result;
+				// The whole list in the platform's order (bounded by its own page count), then reversed.
+				const all: unknown[] = [];
+				const pages = Math.max(1, Math.ceil(honestTotal / limit));
+				for (let p = 1; p <= pages; p++) all.push(...(locate(copy((await reroute(p)).data))?.records ?? []));
+				here.holder[here.key] = all.reverse().slice((page - 1) * limit, page * limit);
+				return { ...result, data };
+			}
 			case 'cap': {
 				if (!rule.bare) {
 					if (limit > (rule.cap ?? Infinity)) rule.applied++;

@@ -242,11 +242,14 @@ export class Simulator {
 
 			if (!control) this.onRequest?.(record);
 			// A capping platform (paging.ts `cap`) acts on a lower `limit` than the one sent and recorded.
-			const asked = control || !this.paging.active ? query : this.paging.capped(method, url.pathname, query);
-			let result = await this.route(method, url.pathname, { req, query: asked, headers, record });
+			let asked = control || !this.paging.active ? query : this.paging.capped(method, url.pathname, query);
+			let routeBody = record.body;
+			// A platform that ignores date filters (paging.ts `ignoreDateFilter`) answers without them.
+			if (!control && this.paging.active) ({ query: asked, body: routeBody } = this.paging.undated(method, url.pathname, asked, routeBody));
+			let result = await this.route(method, url.pathname, { req, query: asked, headers, record, body: routeBody });
 			if (!control && this.paging.active) {
 				result = await this.paging.apply(method, url.pathname, query, result, (page) =>
-					this.route(method, url.pathname, { req, query: { ...asked, page: String(page) }, headers, record }),
+					this.route(method, url.pathname, { req, query: { ...asked, page: String(page) }, headers, record, body: routeBody }),
 				);
 			}
 			if (!control) this.onAnswer?.(record, result.data);
@@ -320,7 +323,7 @@ export class Simulator {
 	private async route(
 		method: string,
 		pathname: string,
-		io: { req: http.IncomingMessage; query: RouteContext['query']; headers: Record<string, string>; record: RecordedRequest },
+		io: { req: http.IncomingMessage; query: RouteContext['query']; headers: Record<string, string>; record: RecordedRequest; body?: unknown },
 	): Promise<RouteResult> {
 		const found = this.router.match(method, pathname);
 		if (found === undefined) throw new SimError(404, `Cannot ${method} ${pathname}`);
@@ -333,7 +336,7 @@ export class Simulator {
 			params,
 			query: io.query,
 			headers: io.headers,
-			body: io.record.body,
+			body: 'body' in io ? io.body : io.record.body,
 			files: io.record.files,
 		};
 		if (route.auth !== 'none') {
