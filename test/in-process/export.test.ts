@@ -237,7 +237,7 @@ describe('bad file settings are refused before any request, naming the field', (
 		[{ fileOptions: { fileName: 'a\\b.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "a\\\\b.csv")'],
 		[{ fileOptions: { fileName: '..' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "..")'],
 		[{ fileOptions: { fileName: 'line\nbreak.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "line\\nbreak.csv")'],
-		[{ output: '={{ "pdfFile" }}' }, 'Output must be one of items, csvFile, jsonLinesFile, summary (got "pdfFile")'],
+		[{ output: '={{ "pdfFile" }}' }, 'Output must be one of items, csvFile, jsonLinesFile, xlsxFile, summary (got "pdfFile")'],
 	])('%j', async (extra, message) => {
 		sim().clearRequests();
 		const { items, error } = await list('movement', { output: 'csvFile', ...extra });

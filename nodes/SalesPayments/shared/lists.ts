@@ -71,6 +71,11 @@ export type ListOutput = (typeof LIST_OUTPUTS)[number];
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'CSV File', value: 'csvFile', description: 'One item with every record in a CSV file, written page by page' },
+	{
+		name: 'Excel File (.xlsx)',
+		value: 'xlsxFile',
+		description: 'One item with every record in an Excel workbook, typed cells, written page by page',
+	},
 	{ name: 'Items', value: 'items', description: 'One item per record' },
 	{
 		name: 'JSON Lines File',
