@@ -5,6 +5,7 @@
  * the same list output as items (Return All, same settings): the JSON Lines file holds exactly
  * those records, one per line, and the CSV file one row per record, each row the record's
  * fields by the documented column rule. Add Decimal Amounts and Simplify apply as for items.
+ * Output › Excel File (issue 32) of every list holds the CSV's rows, each cell typed.
  */
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -16,6 +17,7 @@ import { baselineParameters, listOperations } from '../support/helpers/operation
 import { growShortLists } from '../support/helpers/grow';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import { readXlsx } from '../support/helpers/xlsx';
 
 const sim = useSimulator();
 const PAGE_SIZE = 7;
@@ -153,6 +155,31 @@ describe.each(CASES)('%s in %s mode to %s', (resource, mode, format) => {
 		// Pages are requested as for items: each once.
 		const pages = sim().apiRequests.map((r) => r.query.page).filter((p) => p !== undefined);
 		expect(new Set(pages).size).toBe(pages.length);
+	});
+});
+
+describe.each(LISTS.map((op) => op.resource))('%s to an Excel file (filesystem mode)', (resource) => {
+	it("the CSV's rows and columns, each cell typed as the record has it; no formula; the CSV's summary", async () => {
+		await useBinaryMode('filesystem');
+		const csv = await list(resource, { output: 'csvFile', fileOptions: { neutralizeFormulas: false } });
+		const xlsx = await list(resource, { output: 'xlsxFile' });
+		expect([csv.error, xlsx.error]).toEqual([undefined, undefined]);
+		const plural = resource === 'business' ? 'businesses' : `${resource}s`;
+		expect(xlsx.items[0].binary?.data).toMatchObject({ fileName: `${plural}.xlsx`, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+		const [sheet, ...more] = await readXlsx(await readBinary(xlsx.items[0].binary!.data));
+		expect([more.length, sheet.frozenRows, sheet.formulas]).toEqual([0, 1, []]);
+		const csvRows = parseCsv((await readBinary(csv.items[0].binary!.data)).toString('utf8'));
+		expect(sheet.rows.map((row) => csvRows[0].map((_, k) => (row[k] === undefined ? '' : String(row[k]))))).toEqual(csvRows);
+		const expected = reference.get(resource)!;
+		const header = sheet.rows[0] as string[];
+		sheet.rows.slice(1).forEach((row, n) => {
+			for (const [k, name] of header.entries()) {
+				const value = expected[n][name];
+				if (typeof value === 'number' || typeof value === 'boolean') expect({ name, cell: row[k] }).toEqual({ name, cell: value });
+			}
+		});
+		const { fileName: _csvName, ...csvSummary } = csv.items[0].json;
+		expect(xlsx.items[0].json).toEqual({ ...csvSummary, fileName: `${plural}.xlsx`, sheets: ['Sheet'] });
 	});
 });
 
