@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Output › Excel File (.xlsx) (issue 32), through n8n-core in both binary data modes, read back
  * by exceljs (test/support/helpers/xlsx.ts): the same rows and columns as the CSV of the same

@@ -11,7 +11,7 @@ import { withDecimalAmounts } from './simplify';
 import { FileItem } from './types';
 import { checkBoolean } from './validation';
 import { sheetNameProblem, XlsxWriter } from './xlsx';
-import { ZIP_MAX_BYTES, ZipTooLarge } from './zip';
+import { ZIP_MAX_BYTES } from './zip';
 
 /**
  * Output › CSV File / Excel File / JSON Lines File of a list operation: the list is walked exactly as for
@@ -211,15 +211,15 @@ export async function exportList(
 			output === 'csvFile'
 				? new CsvWriter({ neutralizeFormulas: settings.neutralizeFormulas, delimiter: settings.delimiter, headerRow: settings.headerRow })
 				: undefined,
-		xlsx:
-			output === 'xlsxFile'
-				? new XlsxWriter({ sheetName: settings.sheetName, headerRow: settings.headerRow, decimalAmounts: settings.decimalAmounts })
-				: undefined,
 		seen: new HashedRecordSet(),
 		records: 0,
 		pages: 0,
 		totals: {},
 	};
+	if (output === 'xlsxFile') {
+		const { sheetName, headerRow, decimalAmounts } = settings;
+		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, tooLarge: () => tooLarge(this, job) });
+	}
 	const source = new ByteSource((reuse) => fileChunks(this, job, reuse));
 	let binary;
 	try {
@@ -266,26 +266,26 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 		if (settings.decimalAmounts) records = records.map(withDecimalAmounts);
 		job.records += records.length;
 		if (csv) csv.page(records, out);
-		else if (xlsx) tooLarge(ctx, job, () => xlsx.page(records, out));
+		else if (xlsx) xlsx.page(records, out);
 		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 		yield out.take(reuse);
 	}
-	if (xlsx) tooLarge(ctx, job, () => xlsx.finish(out));
+	xlsx?.finish(out);
 	// An empty list: only the byte order mark, if asked for.
 	if (out.size > 0) yield out.take(reuse);
 }
 
 /** The .xlsx's ZIP past 4 GiB: the export fails, saying what to do, before the bytes past it are written. */
-function tooLarge(ctx: IExecuteFunctions, job: ExportJob, write: () => void): void {
-	try {
-		write();
-	} catch (error) {
-		if (!(error instanceof ZipTooLarge)) throw error;
-		throw new NodeOperationError(ctx.getNode(), `The Excel file would be larger than ${(ZIP_MAX_BYTES / 1024 ** 3).toFixed(1)} GiB, the most this node writes (${job.records.toLocaleString('en-US')} records read so far)`, {
-			description: 'Write the list to Output › CSV File or JSON Lines File, which have no such bound, or export fewer records at a time (filters, e.g. a date range, or Limit).',
+function tooLarge(ctx: IExecuteFunctions, job: ExportJob): never {
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The Excel file would be larger than ${(ZIP_MAX_BYTES / 1024 ** 3).toFixed(1)} GiB, the most a ZIP file without ZIP64 holds (${job.records.toLocaleString('en-US')} records read so far)`,
+		{
+			description:
+				'Write the list to Output › CSV File or JSON Lines File, which have no such bound, or export fewer records at a time (filters, e.g. a date range, or Limit).',
 			itemIndex: job.req.itemIndex,
-		});
-	}
+		},
+	);
 }
 
 type Listener = (arg?: unknown) => void;

@@ -29,6 +29,8 @@ export interface XlsxOptions {
 	maxRows?: number;
 	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
 	maxBytes?: number;
+	/** Throws the caller's error when the file would pass the ZIP's limit (else ZipTooLarge). */
+	tooLarge?: () => never;
 	now?: Date;
 }
 
@@ -57,9 +59,17 @@ export function columnLetters(n: number): string {
 	return letters;
 }
 
-// Characters XML 1.0 cannot hold or that a reader would change (CR becomes LF), a `_xHHHH_` that
-// would be read as an escape, and the three markup characters.
-const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000B-\u001F\uD800-\uDFFF\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_/;
+/**
+ * Whether a text holds a character XML 1.0 cannot hold or that a reader would change (CR becomes
+ * LF), a `_` (maybe a `_xHHHH_` that would be read as an escape), or a markup character.
+ */
+function needsEscape(text: string): boolean {
+	for (let k = 0; k < text.length; k++) {
+		const c = text.charCodeAt(k);
+		if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x26 || c === 0x3c || c === 0x3e || c === 0x5f || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfffe) return true;
+	}
+	return false;
+}
 
 /**
  * A text as the content of `<t>`: markup characters as entities, characters XML cannot hold as
@@ -67,7 +77,7 @@ const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000B-\u001F\uD800-\uDFFF\uFFFE\uFFFF]|_
  * escaped (`_x005F_`).
  */
 export function xmlText(text: string): string {
-	if (!NEEDS_ESCAPE.test(text)) return text;
+	if (!needsEscape(text)) return text;
 	let out = '';
 	for (let k = 0; k < text.length; k++) {
 		const c = text.charCodeAt(k);
@@ -106,7 +116,7 @@ export class XlsxWriter {
 	private rows = 0;
 
 	constructor(private readonly options: XlsxOptions) {
-		this.zip = new ZipWriter(options.now, options.maxBytes);
+		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
 		this.maxRows = options.maxRows ?? XLSX_MAX_ROWS;
 	}
 

@@ -74,10 +74,14 @@ export class ZipWriter {
 	private readonly time: number;
 	private readonly date: number;
 
-	constructor(
-		now = new Date(),
-		private readonly maxBytes = ZIP_MAX_BYTES,
-	) {
+	private readonly maxBytes: number;
+	private readonly tooLarge?: () => never;
+
+	/** `maxBytes` (tests lower it); `tooLarge` throws the caller's own error past it (else ZipTooLarge). */
+	constructor(options: { now?: Date; maxBytes?: number; tooLarge?: () => never } = {}) {
+		const now = options.now ?? new Date();
+		this.maxBytes = options.maxBytes ?? ZIP_MAX_BYTES;
+		this.tooLarge = options.tooLarge;
 		// MS-DOS time and date, local fields without a zone: UTC.
 		this.time = (now.getUTCHours() << 11) | (now.getUTCMinutes() << 5) | (now.getUTCSeconds() >> 1);
 		this.date = ((Math.max(now.getUTCFullYear(), 1980) - 1980) << 9) | ((now.getUTCMonth() + 1) << 5) | now.getUTCDate();
@@ -174,6 +178,7 @@ export class ZipWriter {
 
 	private grow(bytes: number): void {
 		if (this.offset + bytes > this.maxBytes) {
+			this.tooLarge?.();
 			throw new ZipTooLarge(`the file would pass ${this.maxBytes.toLocaleString('en-US')} bytes, the most a ZIP file without ZIP64 holds`);
 		}
 		this.offset += bytes;
