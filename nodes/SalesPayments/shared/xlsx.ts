@@ -60,16 +60,13 @@ export function columnLetters(n: number): string {
 }
 
 /**
- * Whether a text holds a character XML 1.0 cannot hold or that a reader would change (CR becomes
- * LF), a `_` (maybe a `_xHHHH_` that would be read as an escape), or a markup character.
+ * A character XML 1.0 cannot hold or that a reader would change (CR becomes LF), a markup
+ * character, or a `_xHHHH_` that would be read as an escape. Made from character codes: a regular
+ * expression literal may not hold control characters (lint).
  */
-function needsEscape(text: string): boolean {
-	for (let k = 0; k < text.length; k++) {
-		const c = text.charCodeAt(k);
-		if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c === 0x26 || c === 0x3c || c === 0x3e || c === 0x5f || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfffe) return true;
-	}
-	return false;
-}
+const NEEDS_ESCAPE = new RegExp(
+	`[&<>${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(0x0b)}-${String.fromCharCode(0x1f)}\uD800-\uDFFF\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_`,
+);
 
 /**
  * A text as the content of `<t>`: markup characters as entities, characters XML cannot hold as
@@ -77,7 +74,7 @@ function needsEscape(text: string): boolean {
  * escaped (`_x005F_`).
  */
 export function xmlText(text: string): string {
-	if (!needsEscape(text)) return text;
+	if (!NEEDS_ESCAPE.test(text)) return text;
 	let out = '';
 	for (let k = 0; k < text.length; k++) {
 		const c = text.charCodeAt(k);
@@ -114,6 +111,8 @@ export class XlsxWriter {
 	private header: string[] = [];
 	private cut = 0;
 	private rows = 0;
+	/** The pieces of the row being written (reused). */
+	private readonly parts: string[] = [];
 
 	constructor(private readonly options: XlsxOptions) {
 		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
@@ -241,20 +240,24 @@ export class XlsxWriter {
 	}
 
 	private row(cells: unknown[], out: Utf8Builder, style: string): void {
-		const r = this.rowNumber++;
-		let xml = `<row r="${r}">`;
+		// The row's pieces joined once: one flat string a row, not a chain of partial strings.
+		const parts = this.parts;
+		parts.length = 0;
+		const r = String(this.rowNumber++);
+		parts.push('<row r="', r, '">');
 		for (let k = 0; k < cells.length; k++) {
 			const value = cells[k];
 			if (value === undefined || value === null || value === '') continue;
-			const ref = `${this.letters[k]}${r}`;
-			if (typeof value === 'number') xml += `<c r="${ref}"${style || this.styles[k]}><v>${value}</v></c>`;
-			else if (typeof value === 'boolean') xml += `<c r="${ref}"${style} t="b"><v>${value ? 1 : 0}</v></c>`;
-			else xml += this.textCell(ref, style, typeof value === 'string' ? value : JSON.stringify(value));
+			parts.push('<c r="', this.letters[k], r);
+			if (typeof value === 'number') parts.push('"', style || this.styles[k], '><v>', String(value), '</v></c>');
+			else if (typeof value === 'boolean') parts.push('"', style, ' t="b"><v>', value ? '1' : '0', '</v></c>');
+			else this.textCell(parts, style, typeof value === 'string' ? value : JSON.stringify(value));
 		}
-		out.append(`${xml}</row>`);
+		parts.push('</row>');
+		out.append(parts.join(''));
 	}
 
-	private textCell(ref: string, style: string, text: string): string {
+	private textCell(parts: string[], style: string, text: string): void {
 		if (text.length > XLSX_MAX_TEXT) {
 			this.cut++;
 			// Not in the middle of a surrogate pair.
@@ -263,8 +266,8 @@ export class XlsxWriter {
 		}
 		const first = text.charCodeAt(0);
 		const last = text.charCodeAt(text.length - 1);
-		const preserve = first <= 0x20 || last <= 0x20 ? ' xml:space="preserve"' : '';
-		return `<c r="${ref}"${style} t="inlineStr"><is><t${preserve}>${xmlText(text)}</t></is></c>`;
+		const open = first <= 0x20 || last <= 0x20 ? ' t="inlineStr"><is><t xml:space="preserve">' : ' t="inlineStr"><is><t>';
+		parts.push('"', style, open, xmlText(text), '</t></is></c>');
 	}
 }
 
