@@ -112,7 +112,13 @@ beforeAll(async () => {
 	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spXlsx')]);
 	await ctx.n8n.importWorkflows([workflow()]);
 	const result = await ctx.n8n.execute('wfExportXlsx', 10 * 60_000);
-	expect({ code: result.code, status: result.run?.status, stderr: result.code ? result.stderr.slice(-2000) : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+	const failure = result.run?.data.resultData.error as { message?: string; node?: { name?: string } } | undefined;
+	expect({
+		code: result.code,
+		status: result.run?.status,
+		failure: failure ? `${failure.node?.name}: ${failure.message}` : undefined,
+		stderr: result.code ? result.stderr.slice(-2000) : '',
+	}).toEqual({ code: 0, status: 'success', failure: undefined, stderr: '' });
 	run = result.run;
 }, INSTALL_TIMEOUT);
 

@@ -139,11 +139,6 @@ export class Utf8Builder {
 		return this.length;
 	}
 
-	/** The bytes written from `from` on, not taken (valid until the next append). */
-	view(from: number): Buffer {
-		return this.buffer.subarray(from, this.length);
-	}
-
 	/**
 	 * The bytes written since the last take. With `reuse` the next text overwrites them (the
 	 * consumer must be done with them first); else they stay the caller's.

@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Utf8Builder } from './csv';
-import { TableLayout } from './csv';
+import { TableLayout, Utf8Builder } from './csv';
 import { ZipWriter } from './zip';
 
 /**
  * Output › Excel File: an Office Open XML workbook (.xlsx) written page by page, with the CSV's
- * columns (TableLayout of csv.ts). The archive is a stored ZIP (zip.ts). Each sheet is a stream
+ * columns (TableLayout of csv.ts). The archive is an uncompressed ZIP (zip.ts). Each sheet is a stream
  * of `<row>`s: a frozen, bold header row (Header Row), then one row per record. Cells have their
  * type: numbers are numbers (the decimal amounts of Add Decimal Amounts shown with two decimals),
  * booleans are booleans, every text is an inline string (`t="inlineStr"`): never a formula, so
@@ -103,8 +102,8 @@ export class XlsxWriter {
 	private readonly sheets: string[] = [];
 	/** Row number of the next row in the current sheet (1-based). */
 	private rowNumber = 1;
-	/** Where the current entry's bytes not yet counted start in the output. */
-	private mark = 0;
+	/** The current sheet's XML not yet given to the ZIP. */
+	private readonly xml = new Utf8Builder();
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
@@ -121,7 +120,6 @@ export class XlsxWriter {
 
 	/** Writes the next page of records (the sheet, its header first, on the first page). */
 	page(records: IDataObject[], out: Utf8Builder): void {
-		this.mark = out.size;
 		if (!this.layout.isStarted) {
 			this.start(this.layout.start(records));
 			this.openSheet(out);
@@ -131,7 +129,7 @@ export class XlsxWriter {
 				this.closeSheet(out);
 				this.openSheet(out);
 			}
-			this.row(this.layout.row(record), out, '');
+			this.row(this.layout.row(record), '');
 			this.rows++;
 		}
 		this.count(out);
@@ -139,7 +137,6 @@ export class XlsxWriter {
 
 	/** The end of the file: the last sheet's end, the workbook's parts, the ZIP's directory. */
 	finish(out: Utf8Builder): void {
-		this.mark = out.size;
 		if (!this.layout.isStarted) {
 			// An empty list: one empty sheet (no header: the columns come from the first page).
 			this.layout.start([]);
@@ -147,11 +144,7 @@ export class XlsxWriter {
 			this.openSheet(out, false);
 		}
 		this.closeSheet(out);
-		const part = (name: string, xml: string) => {
-			out.appendBytes(this.zip.begin(name));
-			out.appendBytes(this.zip.text(XML_DECLARATION + xml));
-			out.appendBytes(this.zip.end());
-		};
+		const part = (name: string, xml: string) => this.zip.entry(name, XML_DECLARATION + xml, out);
 		const sheetParts = this.sheets.map((_, n) => `xl/worksheets/sheet${n + 1}.xml`);
 		part(
 			'[Content_Types].xml',
@@ -192,7 +185,7 @@ export class XlsxWriter {
 				'<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
 				'</styleSheet>',
 		);
-		out.appendBytes(this.zip.finish());
+		this.zip.finish(out);
 	}
 
 	summary(): IDataObject {
@@ -218,28 +211,25 @@ export class XlsxWriter {
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
 		const n = this.sheets.length + 1;
 		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n));
-		out.appendBytes(this.zip.begin(`xl/worksheets/sheet${n}.xml`));
-		this.mark = out.size;
+		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
 		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
-		out.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews><sheetData>`);
+		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews><sheetData>`);
 		this.rowNumber = 1;
-		if (header) this.row(this.header, out, ` s="${STYLE_HEADER}"`);
+		if (header) this.row(this.header, ` s="${STYLE_HEADER}"`);
 	}
 
 	private closeSheet(out: Utf8Builder): void {
-		out.append('</sheetData></worksheet>');
+		this.xml.append('</sheetData></worksheet>');
 		this.count(out);
-		out.appendBytes(this.zip.end());
-		this.mark = out.size;
+		this.zip.end(out);
 	}
 
-	/** Counts the entry's bytes written since the mark (CRC, size; throws past the ZIP's limit before they are given out). */
+	/** Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out any of it). */
 	private count(out: Utf8Builder): void {
-		this.zip.data(out.view(this.mark));
-		this.mark = out.size;
+		this.zip.data(this.xml.take(true), out);
 	}
 
-	private row(cells: unknown[], out: Utf8Builder, style: string): void {
+	private row(cells: unknown[], style: string): void {
 		// The row's pieces joined once: one flat string a row, not a chain of partial strings.
 		const parts = this.parts;
 		parts.length = 0;
@@ -254,7 +244,7 @@ export class XlsxWriter {
 			else this.textCell(parts, style, typeof value === 'string' ? value : JSON.stringify(value));
 		}
 		parts.push('</row>');
-		out.append(parts.join(''));
+		this.xml.append(parts.join(''));
 	}
 
 	private textCell(parts: string[], style: string, text: string): void {

@@ -1,11 +1,18 @@
 /**
  * A ZIP archive written as a stream, for the .xlsx export (xlsx.ts): n8n Cloud allows no runtime
- * dependency and shipped code imports only n8n-workflow and node:crypto (no node:zlib), so the
- * entries are STORED (not compressed) and the CRC-32 is computed here (slicing by 8 tables).
+ * dependency and shipped code imports only n8n-workflow and node:crypto (no node:zlib), so nothing
+ * is compressed and the CRC-32 is computed here (slicing by 8 tables).
+ *
  * Each entry's size and CRC are known only once its data is written: the local header says so
  * (flag bit 3) and a data descriptor follows the data; the central directory at the end has them
- * all. Without ZIP64, sizes and offsets must stay below 4 GiB: past that, `ZipTooLarge` is thrown
- * before the bytes that would cross it are given out.
+ * all. A reader that walks the local headers (SheetJS, in n8n's Extract From File) must find where
+ * the data ends without the sizes: a STORED entry (method 0) gives it no way to, so the entries
+ * are DEFLATE streams (method 8) made only of *stored blocks* (RFC 1951 3.2.4: a 5-byte header,
+ * then up to 65,535 bytes as they are), which end themselves with a final block. 5 bytes per
+ * 64 KiB; no compression, no zlib.
+ *
+ * Without ZIP64, sizes and offsets must stay below 4 GiB: past that the caller's `tooLarge` (else
+ * `ZipTooLarge`) is thrown before the bytes that would cross it are given out.
  */
 
 /** The most bytes a ZIP without ZIP64 may hold, less room for the central directory and the last entries. */
@@ -54,17 +61,30 @@ interface Entry {
 	name: Buffer;
 	offset: number;
 	crc: number;
+	/** Bytes of the entry's content, and of its DEFLATE stream (content + block headers). */
 	size: number;
+	compressedSize: number;
+}
+
+/** Where the archive's bytes go, in order. */
+export interface ByteSink {
+	appendBytes(bytes: Uint8Array): void;
 }
 
 /** Bit 3: sizes and CRC in a data descriptor after the data; bit 11: the name is UTF-8. */
 const FLAGS = 0x0808;
+/** 2.0: DEFLATE. */
 const VERSION = 20;
+const DEFLATE = 8;
+/** The most bytes of a stored DEFLATE block. */
+const BLOCK = 0xffff;
+/** The last block of a stream: final, stored, empty. */
+const FINAL_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 
 /**
- * The archive's bytes, entry by entry: `begin(name)` gives the local header, `data(bytes)` counts
- * the entry's bytes (as they are given out), `end()` gives the data descriptor, `finish()` the
- * central directory. The caller gives out every byte these return, in order.
+ * The archive's bytes, entry by entry, into a sink: `begin(name)` the local header, `data(bytes)`
+ * the entry's content as stored DEFLATE blocks, `end()` the final block and the data descriptor,
+ * `finish()` the central directory.
  */
 export class ZipWriter {
 	private readonly entries: Entry[] = [];
@@ -73,9 +93,9 @@ export class ZipWriter {
 	private offset = 0;
 	private readonly time: number;
 	private readonly date: number;
-
 	private readonly maxBytes: number;
 	private readonly tooLarge?: () => never;
+	private readonly blockHeader = Buffer.alloc(5);
 
 	/** `maxBytes` (tests lower it); `tooLarge` throws the caller's own error past it (else ZipTooLarge). */
 	constructor(options: { now?: Date; maxBytes?: number; tooLarge?: () => never } = {}) {
@@ -91,55 +111,70 @@ export class ZipWriter {
 		return this.offset;
 	}
 
-	begin(name: string): Buffer {
+	begin(name: string, sink: ByteSink): void {
 		if (this.current) throw new Error(`zip: ${this.current.name.toString()} is not ended`);
-		const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, size: 0 };
-		this.current = entry;
+		const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, size: 0, compressedSize: 0 };
 		const header = Buffer.alloc(30 + entry.name.length);
 		header.writeUInt32LE(0x04034b50, 0);
 		header.writeUInt16LE(VERSION, 4);
 		header.writeUInt16LE(FLAGS, 6);
-		header.writeUInt16LE(0, 8); // stored
+		header.writeUInt16LE(DEFLATE, 8);
 		header.writeUInt16LE(this.time, 10);
 		header.writeUInt16LE(this.date, 12);
 		// CRC, sizes (14-25): 0, in the data descriptor.
 		header.writeUInt16LE(entry.name.length, 26);
 		header.writeUInt16LE(0, 28);
 		entry.name.copy(header, 30);
-		return this.count(header);
+		this.give(header, sink);
+		this.current = entry;
 	}
 
-	/** Counts `bytes` of the current entry (the caller gives them out). */
-	data(bytes: Uint8Array): void {
+	/** The current entry's next bytes, as stored blocks; the size is checked before any is given out. */
+	data(bytes: Uint8Array, sink: ByteSink): void {
 		const entry = this.current;
 		if (!entry) throw new Error('zip: no entry begun');
-		this.grow(bytes.length);
+		if (bytes.length === 0) return;
+		const framed = bytes.length + 5 * Math.ceil(bytes.length / BLOCK);
+		this.grow(framed);
 		entry.crc = crc32(bytes, entry.crc);
 		entry.size += bytes.length;
+		entry.compressedSize += framed;
+		for (let at = 0; at < bytes.length; at += BLOCK) {
+			const length = Math.min(BLOCK, bytes.length - at);
+			// Not final, stored (BTYPE 00); LEN and its one's complement.
+			this.blockHeader[0] = 0;
+			this.blockHeader.writeUInt16LE(length, 1);
+			this.blockHeader.writeUInt16LE(~length & 0xffff, 3);
+			sink.appendBytes(this.blockHeader);
+			sink.appendBytes(bytes.subarray(at, at + length));
+		}
 	}
 
-	/** Writes `text` of the current entry: its bytes, counted. */
-	text(text: string): Buffer {
-		const bytes = Buffer.from(text, 'utf8');
-		this.data(bytes);
-		return bytes;
-	}
-
-	end(): Buffer {
+	end(sink: ByteSink): void {
 		const entry = this.current;
 		if (!entry) throw new Error('zip: no entry begun');
-		this.current = undefined;
-		this.entries.push(entry);
+		this.grow(FINAL_BLOCK.length);
+		entry.compressedSize += FINAL_BLOCK.length;
+		sink.appendBytes(FINAL_BLOCK);
 		const descriptor = Buffer.alloc(16);
 		descriptor.writeUInt32LE(0x08074b50, 0);
 		descriptor.writeUInt32LE(entry.crc, 4);
-		descriptor.writeUInt32LE(entry.size, 8);
+		descriptor.writeUInt32LE(entry.compressedSize, 8);
 		descriptor.writeUInt32LE(entry.size, 12);
-		return this.count(descriptor);
+		this.give(descriptor, sink);
+		this.current = undefined;
+		this.entries.push(entry);
+	}
+
+	/** One whole entry. */
+	entry(name: string, content: string, sink: ByteSink): void {
+		this.begin(name, sink);
+		this.data(Buffer.from(content, 'utf8'), sink);
+		this.end(sink);
 	}
 
 	/** The central directory and its end record. */
-	finish(): Buffer {
+	finish(sink: ByteSink): void {
 		if (this.current) throw new Error(`zip: ${this.current.name.toString()} is not ended`);
 		const start = this.offset;
 		const parts: Buffer[] = [];
@@ -149,11 +184,11 @@ export class ZipWriter {
 			record.writeUInt16LE(VERSION, 4);
 			record.writeUInt16LE(VERSION, 6);
 			record.writeUInt16LE(FLAGS, 8);
-			record.writeUInt16LE(0, 10);
+			record.writeUInt16LE(DEFLATE, 10);
 			record.writeUInt16LE(this.time, 12);
 			record.writeUInt16LE(this.date, 14);
 			record.writeUInt32LE(entry.crc, 16);
-			record.writeUInt32LE(entry.size, 20);
+			record.writeUInt32LE(entry.compressedSize, 20);
 			record.writeUInt32LE(entry.size, 24);
 			record.writeUInt16LE(entry.name.length, 28);
 			// Extra field, comment, disk, attributes (30-41): 0.
@@ -168,12 +203,12 @@ export class ZipWriter {
 		last.writeUInt16LE(this.entries.length, 10);
 		last.writeUInt32LE(directory.length, 12);
 		last.writeUInt32LE(start, 16);
-		return this.count(Buffer.concat([directory, last]));
+		this.give(Buffer.concat([directory, last]), sink);
 	}
 
-	private count(bytes: Buffer): Buffer {
+	private give(bytes: Buffer, sink: ByteSink): void {
 		this.grow(bytes.length);
-		return bytes;
+		sink.appendBytes(bytes);
 	}
 
 	private grow(bytes: number): void {
