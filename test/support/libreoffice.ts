@@ -1,0 +1,154 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/**
+ * LibreOffice Calc for the .xlsx round trip (test/e2e/export-xlsx.test.ts): `SOFFICE_PATH`, else
+ * Debian's soffice. When it is missing and this machine allows it (root, apt-get present), the e2e
+ * layer's global setup (test/e2e/global-setup.ts) installs Debian's `libreoffice-calc-nogui` package
+ * once, with progress lines (20 s to a few minutes), when that test is among the selected ones;
+ * `SP_SKIP_LIBREOFFICE=1` skips the round trip instead. Without Calc the round trip is skipped with
+ * the reason, never passed silently.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import type { Log } from './progress';
+import { aptWatcher, runStep, toStderr } from './progress';
+
+const CANDIDATES = ['/usr/bin/soffice', '/usr/bin/libreoffice', '/usr/lib/libreoffice/program/soffice'];
+export const SKIP_VARIABLE = 'SP_SKIP_LIBREOFFICE';
+/** Why the global setup found no LibreOffice, for the test's skip message (inherited by jest's workers). */
+const REASON_VARIABLE = 'SP_LIBREOFFICE_MISSING';
+
+export function findSoffice(): string | undefined {
+	return process.env.SOFFICE_PATH && existsSync(process.env.SOFFICE_PATH) ? process.env.SOFFICE_PATH : CANDIDATES.find((p) => existsSync(p));
+}
+
+/** What the round trip test uses: LibreOffice found, else the reason there is none. */
+export function sofficeForTests(): { path?: string; reason?: string } {
+	if (process.env[SKIP_VARIABLE]) return { reason: `${SKIP_VARIABLE} is set` };
+	const found = findSoffice();
+	if (found) return { path: found };
+	return { reason: process.env[REASON_VARIABLE] ?? 'LibreOffice is not installed (the e2e global setup installs it; or set SOFFICE_PATH)' };
+}
+
+/** Finds LibreOffice, or installs Debian's Calc package when allowed (the e2e global setup); the reason when there is none. */
+export async function ensureSoffice(log: Log = toStderr): Promise<{ path?: string; reason?: string }> {
+	const result = await findOrInstall(log);
+	if (result.reason) {
+		process.env[REASON_VARIABLE] = result.reason;
+		log(`[libreoffice] the .xlsx round trip will be skipped: ${result.reason}`);
+	}
+	return result;
+}
+
+async function findOrInstall(log: Log): Promise<{ path?: string; reason?: string }> {
+	if (process.env[SKIP_VARIABLE]) return { reason: `${SKIP_VARIABLE} is set` };
+	const existing = findSoffice();
+	if (existing) return { path: existing };
+	if (process.env.SOFFICE_PATH) return { reason: `SOFFICE_PATH=${process.env.SOFFICE_PATH} does not exist` };
+	if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+		return { reason: 'LibreOffice is not installed and installing it needs root (apt-get install libreoffice-calc-nogui)' };
+	}
+	if (!existsSync('/usr/bin/apt-get')) return { reason: 'LibreOffice is not installed and apt-get is not available' };
+	log(
+		"[libreoffice] the .xlsx round trip needs LibreOffice Calc: installing Debian's libreoffice-calc-nogui package with apt-get, as root " +
+			`(once, a few minutes; set SOFFICE_PATH to use your own, or ${SKIP_VARIABLE}=1 to skip the test)`,
+	);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const update = await runStep('libreoffice', 'apt-get update: reading the package lists', 'apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+		env,
+		timeoutMs: 5 * 60_000,
+		log,
+		watcher: aptWatcher(),
+	});
+	if (update.code !== 0) return { reason: `apt-get update failed: ${update.stderr.trim().split('\n').pop()}` };
+	const install = await runStep(
+		'libreoffice',
+		'apt-get install libreoffice-calc-nogui',
+		'apt-get',
+		['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', 'libreoffice-calc-nogui'],
+		{ env, timeoutMs: 20 * 60_000, log, watcher: aptWatcher() },
+	);
+	if (install.code !== 0) return { reason: `apt-get install libreoffice-calc-nogui failed: ${install.stderr.trim().split('\n').pop()}` };
+	const installed = findSoffice();
+	return installed ? { path: installed } : { reason: 'apt-get install libreoffice-calc-nogui left no soffice binary' };
+}
+
+/** A cell of LibreOffice's CSV: its text, and whether it was quoted (a text cell; numbers and booleans are not). */
+export interface CalcCell {
+	text: string;
+	quoted: boolean;
+}
+
+/**
+ * Every sheet of `file` as LibreOffice Calc reads it, saved as CSV by Calc itself (headless, its
+ * own profile in a temporary folder, at most 2 minutes): comma, `"`, UTF-8, every text cell
+ * quoted (so a number is told from a text), values as they are (not as shown), formulas' results
+ * (a text Calc took for a formula would come out as its result). By sheet name.
+ */
+export async function calcSheetsAsCsv(soffice: string, file: string): Promise<Map<string, CalcCell[][]>> {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-calc-'));
+	try {
+		// Tokens: delimiter 44 (,), text quote 34 ("), charset 76 (UTF-8), first line 1, cell formats,
+		// language, quote all text cells, detect special numbers, save as shown (no), formulas (no),
+		// remove spaces (no), sheet -1 (every sheet, one file each: <name>-<sheet>.csv).
+		const filter = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,false,false,false,-1';
+		await new Promise<void>((resolve, reject) => {
+			execFile(
+				soffice,
+				['--headless', '--norestore', `-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--convert-to', filter, '--outdir', dir, file],
+				{ timeout: 120_000 },
+				(error, _stdout, stderr) => (error ? reject(new Error(`soffice failed: ${error.message} ${stderr}`)) : resolve()),
+			);
+		});
+		const base = path.basename(file, path.extname(file));
+		const sheets = new Map<string, CalcCell[][]>();
+		for (const name of readdirSync(dir).filter((f) => f.startsWith(`${base}-`) && f.endsWith('.csv'))) {
+			sheets.set(name.slice(base.length + 1, -4), parseCalcCsv(readFileSync(path.join(dir, name), 'utf8')));
+		}
+		return sheets;
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** LibreOffice's CSV: RFC 4180, lines ending with LF, each cell with whether it was quoted. */
+export function parseCalcCsv(text: string): CalcCell[][] {
+	const rows: CalcCell[][] = [];
+	let row: CalcCell[] = [];
+	let cell: CalcCell = { text: '', quoted: false };
+	let inQuotes = false;
+	for (let at = 0; at < text.length; at++) {
+		const c = text[at];
+		if (inQuotes) {
+			if (c === '"' && text[at + 1] === '"') {
+				cell.text += '"';
+				at++;
+			} else if (c === '"') inQuotes = false;
+			else cell.text += c;
+		} else if (c === '"' && cell.text === '') {
+			inQuotes = true;
+			cell.quoted = true;
+		} else if (c === ',') {
+			row.push(cell);
+			cell = { text: '', quoted: false };
+		} else if (c === '\n' || c === '\r') {
+			if (c === '\r' && text[at + 1] === '\n') at++;
+			row.push(cell);
+			rows.push(row);
+			row = [];
+			cell = { text: '', quoted: false };
+		} else cell.text += c;
+	}
+	if (cell.text !== '' || cell.quoted || row.length > 0) {
+		row.push(cell);
+		rows.push(row);
+	}
+	return rows;
+}
+
+// `npx tsx test/support/libreoffice.ts` installs it ahead of the test.
+if (require.main === module) {
+	void ensureSoffice().then((r) => toStderr(r.path ? `[libreoffice] ${r.path}` : `[libreoffice] none: ${r.reason}`));
+}
