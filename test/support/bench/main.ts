@@ -32,7 +32,8 @@
  * The list cases read pre-rendered pages from a minimal server (pages.ts), not the simulator, so
  * that the rows show the client's cost; the rate-limit group reads the simulator.
  * Options: --quick (1 round, fewer cases), --no-build, --repeats N (rounds, default 5),
- * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-3, no trigger, export or package).
+ * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
+ * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -128,6 +129,8 @@ async function main(): Promise<void> {
 	const repeats = option('--repeats') ? Math.max(1, Math.min(15, Number(option('--repeats')) || 5)) : quick ? 1 : 5;
 	// --baseline is the earlier name of --against.
 	const againstRef = option('--against') ?? option('--baseline');
+	const profileDir = option('--profile');
+	if (profileDir) mkdirSync(profileDir, { recursive: true });
 	const started = performance.now();
 	// Other work on the machine shows in the timings: the load average is kept with the results.
 	const loadAtStart = os.loadavg().map((n) => Math.round(n * 100) / 100);
@@ -215,7 +218,7 @@ async function main(): Promise<void> {
 		const rows: Measured[] = [];
 		const group = async (name: string, cases: CaseDef[], meta: { latencyMs: number; rateLimit?: number }, runs = repeats, platform = pagesPlatform) => {
 			log(`${name}: ${cases.map((c) => c.id).join(', ')} x ${runs} rounds`);
-			rows.push(...(await runGroup(cases, runs, env, platform, meta, log)));
+			rows.push(...(await runGroup(cases, runs, env, platform, { ...meta, ...(profileDir ? { profileDir: path.resolve(profileDir) } : {}) }, log)));
 		};
 
 		const anchors = (scenario: string, pageSize: number, which: Array<'floor' | Anchor>): CaseDef[] =>

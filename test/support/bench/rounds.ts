@@ -6,6 +6,7 @@
  * the requests the simulator recorded and the ratios to the anchors of the same group.
  */
 import os from 'node:os';
+import path from 'node:path';
 
 import type { Anchor } from './anchors';
 import type { CaseSpec, Client, ListResult, ListSpec, Target } from './cases';
@@ -85,7 +86,7 @@ export async function runGroup(
 	repeats: number,
 	env: NodeJS.ProcessEnv,
 	platform: Platform,
-	meta: { latencyMs: number; rateLimit?: number },
+	meta: { latencyMs: number; rateLimit?: number; profileDir?: string },
 	log: (line: string) => void,
 ): Promise<Measured[]> {
 	const runs = new Map<string, Array<ListResult & { requests: number[] }>>();
@@ -94,7 +95,9 @@ export async function runGroup(
 			const c = cases[(k + r) % cases.length];
 			platform.clear();
 			platform.beforeRun?.();
-			const result = await runCaseChild<ListResult>(c.spec, env);
+			// --profile: each case's CPU profile of its measured work (the last round's is kept).
+			const spec = meta.profileDir ? { ...c.spec, profile: path.join(meta.profileDir, `${c.id.replace(/\//g, '-')}.cpuprofile`) } : c.spec;
+			const result = await runCaseChild<ListResult>(spec, env);
 			// The first request is the warm-up's.
 			const requests = platform.statuses().slice(1);
 			if (!runs.has(c.id)) runs.set(c.id, []);
