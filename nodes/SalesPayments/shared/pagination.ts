@@ -304,11 +304,17 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 					);
 				}
 				if (page.records.length === 0) return;
-				const records: IDataObject[] = [];
-				for (const record of page.records) {
-					if (output + records.length >= wanted) break;
-					if (seen.add(record)) records.push(record);
+				// The page's own array when every record is new (the usual case), else a copy without the repeats.
+				const list = page.records;
+				let kept = 0;
+				let copy: IDataObject[] | undefined;
+				for (let n = 0; n < list.length && output + kept < wanted; n++) {
+					if (seen.add(list[n])) {
+						copy?.push(list[n]);
+						kept++;
+					} else copy ??= list.slice(0, n);
 				}
+				const records = copy ?? (kept === list.length ? list : list.slice(0, kept));
 				output += records.length;
 				const more = saysMore(page, pageNo, size);
 				if (records.length === 0 && output < wanted) {
@@ -341,7 +347,9 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 				}
 				const pending = inFlight.get(pageNo + 1) as Promise<Page>;
 				inFlight.delete(pageNo + 1);
+				const asked = Date.now();
 				page = await pending;
+				pacer.waited(Date.now() - asked);
 			}
 		}
 	} finally {
