@@ -45,13 +45,11 @@ export interface ListResult {
  */
 export async function paginate(this: ApiContext, req: ListRequest & { maxRecords?: number }): Promise<ListResult> {
 	const maxRecords = req.maxRecords ?? DEFAULT_MAX_RECORDS;
-	// Pages are joined once at the end: one copy of each record's reference, not one push each.
-	const pages: IDataObject[][] = [];
-	let held = 0;
+	const items: IDataObject[] = [];
 	let summary: IDataObject = {};
 	for await (const page of walk.call(this, req)) {
 		summary = page.summary;
-		if (held + page.records.length > maxRecords) {
+		if (items.length + page.records.length > maxRecords) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`${req.method} ${req.path} has more than ${maxRecords.toLocaleString('en-US')} records, the most one run holds in memory (Pagination › Max Records)`,
@@ -62,12 +60,8 @@ export async function paginate(this: ApiContext, req: ListRequest & { maxRecords
 				},
 			);
 		}
-		pages.push(page.records);
-		held += page.records.length;
+		for (const record of page.records) items.push(record);
 	}
-	let items: IDataObject[] = pages.length === 1 ? pages[0] : [];
-	// In batches: a call takes a bounded number of arguments (pages of one record are many).
-	for (let n = 0; pages.length > 1 && n < pages.length; n += 10_000) items = items.concat(...pages.slice(n, n + 10_000));
 	return { items, summary };
 }
 

@@ -304,17 +304,11 @@ export async function* walk(this: ApiContext, req: ListRequest, seen: RecordSet 
 					);
 				}
 				if (page.records.length === 0) return;
-				// The page's own array when every record is new (the usual case), else a copy without the repeats.
-				const list = page.records;
-				let kept = 0;
-				let copy: IDataObject[] | undefined;
-				for (let n = 0; n < list.length && output + kept < wanted; n++) {
-					if (seen.add(list[n])) {
-						copy?.push(list[n]);
-						kept++;
-					} else copy ??= list.slice(0, n);
+				const records: IDataObject[] = [];
+				for (const record of page.records) {
+					if (output + records.length >= wanted) break;
+					if (seen.add(record)) records.push(record);
 				}
-				const records = copy ?? (kept === list.length ? list : list.slice(0, kept));
 				output += records.length;
 				const more = saysMore(page, pageNo, size);
 				if (records.length === 0 && output < wanted) {
