@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { runCache } from './cache';
 import type { ApiContext } from './credentials';
 import { DATA_CREDENTIAL, getCachedCredentials, businessIdOf, serviceUrl } from './credentials';
 import type { Explain } from './errors';
@@ -204,7 +205,10 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	const credentials = await getCachedCredentials.call(this, credentialType);
 	const settings = getRequestSettings.call(this, req.itemIndex ?? 0);
 	const urlField = req.urlField ?? 'baseUrl';
-	const service = serviceUrl(this, credentials[urlField], urlField === 'baseUrl' ? 'Base URL' : 'Identity URL', req.itemIndex);
+	// Checked once per run (new URL and its checks cost as much as the rest of this function).
+	const service = runCache(this, `service:${credentialType}:${urlField}`, () =>
+		serviceUrl(this, credentials[urlField], urlField === 'baseUrl' ? 'Base URL' : 'Identity URL', req.itemIndex),
+	);
 	const headers: IDataObject = { ...(req.headers ?? {}) };
 	if (req.business) headers['business-id'] = await businessIdOf(this, undefined, req.itemIndex);
 	const write = (req.kind ?? (req.method === 'GET' ? 'read' : 'write')) === 'write';
@@ -220,11 +224,12 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		secrets: req.secrets,
 	};
 	// Without this the helper reads the credential again on every request (in n8n: a database
-	// read and a decryption); it gets the values already read for this execution instead.
-	const saved = this.getNode().credentials?.[credentialType];
-	const reuse = {
-		credentialsDecrypted: { id: saved?.id ?? '', name: saved?.name ?? '', type: credentialType, data: credentials },
-	};
+	// read and a decryption); it gets the values already read for this execution instead. Made
+	// once per run: getNode() is a deep copy of the node.
+	const reuse = runCache(this, `reuse:${credentialType}`, () => {
+		const saved = this.getNode().credentials?.[credentialType];
+		return { credentialsDecrypted: { id: saved?.id ?? '', name: saved?.name ?? '', type: credentialType, data: credentials } };
+	});
 	let url = `${service.base}${path}`;
 	let qs = req.qs;
 	let redirects = 0;

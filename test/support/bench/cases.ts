@@ -6,6 +6,7 @@
  * `node:http` loop) or by an anchor node (anchors.ts); the trigger's deliveries; and the load of
  * the built module, which runs in plain node.
  */
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -38,6 +39,8 @@ export interface ListSpec {
 	/** floor: the headers and body the node sends, as the simulator received them. */
 	headers: Record<string, string>;
 	body: string;
+	/** A V8 CPU profile of the measured work (not the warm-up) is written to this file (.cpuprofile). */
+	profile?: string;
 }
 
 export type CaseSpec = ListSpec | { kind: 'trigger'; target: Target; deliveries: number } | { kind: 'load' };
@@ -152,6 +155,25 @@ function defaultPageSizeOf(packageDir: string): number {
 		.DEFAULT_PAGE_SIZE;
 }
 
+/** V8's sampling profiler on this process (node:inspector), from now until stop() writes the profile. */
+async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
+	const { Session } = await import('node:inspector');
+	const session = new Session();
+	session.connect();
+	const post = (method: string, params?: object) =>
+		new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+	await post('Profiler.enable');
+	await post('Profiler.setSamplingInterval', { interval: 200 });
+	await post('Profiler.start');
+	return {
+		stop: async (file) => {
+			const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+			session.disconnect();
+			writeFileSync(file, JSON.stringify(profile));
+		},
+	};
+}
+
 async function runListCase(spec: ListSpec): Promise<ListResult> {
 	const defaultPageSize = defaultPageSizeOf(spec.packageDir ?? REPO_DIR);
 	// Warm-up (module loading, JIT) outside the measurement: one request.
@@ -159,6 +181,7 @@ async function runListCase(spec: ListSpec): Promise<ListResult> {
 	else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
 	else await anchorList({ ...spec, pageSize: 10 }, spec.client, 1);
 	let error: string | undefined;
+	const profiler = spec.profile ? await startProfile() : undefined;
 	const { value, memory, wallMs, cpuMs } = await measureMemory(async () => {
 		try {
 			if (spec.client === 'floor') return (await floorList(spec)).map((r) => (r as { id: string }).id);
@@ -169,6 +192,7 @@ async function runListCase(spec: ListSpec): Promise<ListResult> {
 			return [];
 		}
 	});
+	if (profiler && spec.profile) await profiler.stop(spec.profile);
 	if (!error && value.length !== spec.expected) error = `${spec.client} returned ${value.length} records, expected ${spec.expected}`;
 	return { wallMs: Math.round(wallMs), cpuMs: Math.round(cpuMs), ...memory, items: value.length, digest: digestOf(value), ...(error ? { error } : {}) };
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * `npm run bench`: measures the package on this machine and writes bench/results.json and
  * bench/results.md.
@@ -14,8 +14,10 @@
  *    per answer; the node with its default settings (automatic concurrency) and one request at a time.
  * 2. Return All under the simulator's rate limit of 20 requests/s per key: errors, 429 answers,
  *    the achieved request rate.
- * 3. With `--baseline <git ref>`: the same node cases on the package built from that commit
- *    (e.g. main before a change), alternated with this one, for an honest before/after.
+ * 3. With `--against <git ref>`: the node's default cases on the package built from that commit
+ *    (in a temporary git worktree, by its own `npm run build`), alternated with this build's in the
+ *    same rounds and shown side by side, for an honest before/after of every paging or transport
+ *    change.
  * 4. The trigger's cost per delivery (secret check + emit) over 10,000 deliveries through
  *    n8n-core's WebhookContext, good and forged secrets.
  * 5. The packed tarball's size and the time to load the action node's module.
@@ -28,12 +30,16 @@
  * (rounds.ts), so that other work on a shared machine weighs on every case alike; the spread
  * (fastest-slowest) and the load average are kept with the results (report.ts).
  * Every loop is bounded and every child has a time limit.
+ * The list cases read pre-rendered pages from a minimal server (pages.ts), not the simulator, so
+ * that the rows show the client's cost; the rate-limit group reads the simulator.
  * Options: --quick (1 round, fewer cases), --no-build, --repeats N (rounds, default 5),
- * --baseline <git ref>, --only export (the export rows only: they replace those of
- * bench/results.json, whose other rows stay as the last full run measured them).
+ * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
+ * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
+ * --only export (the export rows only: they replace those of bench/results.json, whose other rows
+ * stay as the last full run measured them).
  */
-import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -44,40 +50,90 @@ import { runCommand } from '../command';
 import { exportMarkdown, measureExports } from './export';
 import type { Results } from './report';
 import { markdown, targetsOf } from './report';
-import type { CaseDef, Measured } from './rounds';
-import { ANCHOR_LABELS, captureNodeRequest, runCaseChild, runGroup } from './rounds';
-import { DELIVERIES, LATENCY_MS, LIST_PATH, MOVEMENTS, OUT_DIR, RATE_LIMIT, REPO_DIR } from './settings';
+import type { PageServer } from './pages';
+import { startPageServer } from './pages';
+import type { CaseDef, Measured, Platform } from './rounds';
+import { ANCHOR_LABELS, captureNodeRequest, runCaseChild, runGroup, simulatorPlatform } from './rounds';
+import { DELIVERIES, LATENCY_MS, MOVEMENTS, OUT_DIR, RATE_LIMIT, REPO_DIR } from './settings';
 
 /**
- * Builds the package of an earlier commit in a temporary folder (its `nodes`, `credentials`
- * and build configuration, compiled with this repository's TypeScript; `node_modules` is a link
- * to this repository's, so both load the same n8n-workflow). Returns the folder.
+ * `--against <ref>`: the package of that commit, built in a temporary git worktree (in
+ * os.tmpdir(), removed at the end) by its own `npm run build`; `node_modules` is a link to this
+ * repository's, so both builds load the same n8n-workflow and n8n-core. Its node cases run in the
+ * same rounds as this build's, alternating with them.
  */
-function buildBaseline(ref: string, log: (line: string) => void): { dir: string; sha: string } {
-	const sha = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: REPO_DIR }).toString().trim();
-	const dir = path.join(os.tmpdir(), `sp-bench-baseline-${sha}`);
-	if (!existsSync(path.join(dir, 'dist/nodes/SalesPayments/SalesPayments.node.js'))) {
-		log(`building the baseline ${ref} (${sha}) in ${dir}...`);
-		rmSync(dir, { recursive: true, force: true });
-		mkdirSync(dir, { recursive: true });
-		execSync(`git archive ${sha} package.json tsconfig.json tsconfig.build.json nodes credentials | tar -x -C ${JSON.stringify(dir)}`, {
+function buildAgainst(ref: string, log: (line: string) => void): { dir: string; sha: string; remove: () => void } {
+	const sha = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], {
+		cwd: REPO_DIR,
+	})
+		.toString()
+		.trim();
+	const dir = mkdtempSync(path.join(os.tmpdir(), `sp-bench-against-${sha}-`));
+	const remove = () => {
+		try {
+			execFileSync('git', ['worktree', 'remove', '--force', dir], {
+				cwd: REPO_DIR,
+				stdio: 'ignore',
+			});
+		} catch {
+			rmSync(dir, { recursive: true, force: true });
+			execFileSync('git', ['worktree', 'prune'], {
+				cwd: REPO_DIR,
+				stdio: 'ignore',
+			});
+		}
+	};
+	log(`building ${ref} (${sha}) in a temporary worktree ${dir}...`);
+	try {
+		execFileSync('git', ['worktree', 'add', '--detach', dir, sha], {
 			cwd: REPO_DIR,
+			stdio: 'ignore',
 		});
-		symlinkSync(path.join(REPO_DIR, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-		execFileSync(path.join(REPO_DIR, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+		symlinkSync(realpathSync(path.join(REPO_DIR, 'node_modules')), path.join(dir, 'node_modules'), 'dir');
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: dir,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
+	} catch (error) {
+		remove();
+		throw error;
 	}
-	return { dir, sha };
+	return { dir, sha, remove };
+}
+
+/** The packed tarball's size and the time to load the action node's module (best of 3 fresh processes). */
+async function packageFigures(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<NonNullable<Results['package']>> {
+	const { packPackage } = await import('../n8n-install');
+	const tarball = await packPackage();
+	const tarballBytes = statSync(tarball).size;
+	const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').length;
+	rmSync(path.dirname(tarball), { recursive: true, force: true });
+	const loads: LoadResult[] = [];
+	for (let n = 0; n < 3; n++) loads.push(await runCaseChild<LoadResult>({ kind: 'load' }, env));
+	const load = {
+		requireMs: Math.min(...loads.map((l) => l.requireMs)),
+		constructMs: Math.min(...loads.map((l) => l.constructMs)),
+		n8nWorkflowRequireMs: Math.min(...loads.map((l) => l.n8nWorkflowRequireMs)),
+		properties: loads[0].properties,
+		modules: loads[0].modules,
+	};
+	log(`package: ${tarballBytes} bytes, ${files} files; load ${JSON.stringify(load)}`);
+	return { tarballBytes, files, ...load };
 }
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const quick = args.includes('--quick');
+	const listsOnly = args.includes('--lists-only');
 	const option = (name: string) => {
 		const at = args.indexOf(name);
 		return at >= 0 ? args[at + 1] : undefined;
 	};
 	const repeats = option('--repeats') ? Math.max(1, Math.min(15, Number(option('--repeats')) || 5)) : quick ? 1 : 5;
-	const baselineRef = option('--baseline');
+	// --baseline is the earlier name of --against.
+	const againstRef = option('--against') ?? option('--baseline');
+	const profileDir = option('--profile');
+	if (profileDir) mkdirSync(profileDir, { recursive: true });
 	const started = performance.now();
 	// Other work on the machine shows in the timings: the load average is kept with the results.
 	const loadAtStart = os.loadavg().map((n) => Math.round(n * 100) / 100);
@@ -85,7 +141,10 @@ async function main(): Promise<void> {
 
 	if (!args.includes('--no-build')) {
 		log('building the package (npm run build)...');
-		execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: REPO_DIR,
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 	}
 	// The built package's own constants (what users run), never the source tree.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -106,13 +165,20 @@ async function main(): Promise<void> {
 		process.stdout.write(`${exportMarkdown(exportRows).join('\n')}\n`);
 		return;
 	}
-	const baseline = baselineRef ? buildBaseline(baselineRef, log) : undefined;
+	const built = againstRef ? buildAgainst(againstRef, log) : undefined;
+	// "main@abc1234", or the commit alone when the ref is one.
+	const against = built && againstRef ? { ...built, label: againstRef.startsWith(built.sha) ? built.sha : `${againstRef}@${built.sha}` } : undefined;
 	const { startSimulator } = await import('../simulator/server');
 	const { addMovements } = await import('../simulator/routes/financials');
 
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-'));
-	const env = { ...process.env, N8N_USER_FOLDER: userFolder, NODE_ENV: 'production' };
+	const env = {
+		...process.env,
+		N8N_USER_FOLDER: userFolder,
+		NODE_ENV: 'production',
+	};
 	const sim = await startSimulator();
+	let pages: PageServer | undefined;
 	try {
 		const target: Target = sim.credentials;
 		const existing = sim.state.col('movements').filter((m) => m._businessId === target.businessId).length;
@@ -120,38 +186,64 @@ async function main(): Promise<void> {
 		log(`simulator on ${sim.url} with ${MOVEMENTS} movements for the primary business (max limit ${sim.maxLimit})`);
 		const request = await captureNodeRequest(target, env, sim, DEFAULT_PAGE_SIZE);
 		log(`the node's list request: headers ${Object.keys(request.headers).sort().join(', ')}; body ${request.body}`);
+		// The list cases read pre-rendered pages (pages.ts); the rate-limit group reads the simulator (its token bucket).
+		pages = await startPageServer(sim.url, request.headers, request.body, target.apiKey);
+		await pages.render(DEFAULT_PAGE_SIZE, MOVEMENTS);
+		await pages.render(100, MOVEMENTS);
+		const server = pages;
+		const pagesTarget: Target = { ...target, baseUrl: server.url };
+		const pagesPlatform: Platform = {
+			clear: () => server.clear(),
+			statuses: () => server.statuses,
+		};
+		log(`pre-rendered pages of ${DEFAULT_PAGE_SIZE} and 100 served on ${server.url}`);
 
 		const list = (client: Client, pageSize: number, extra: Partial<ListSpec> = {}): ListSpec => ({
 			kind: 'list',
 			client,
-			target,
+			target: pagesTarget,
 			pageSize,
 			expected: MOVEMENTS,
 			...request,
 			...extra,
 		});
 		const nodeCases = (scenario: string, pageSize: number, fixed: number[]): CaseDef[] => [
-			{ id: `${scenario}/node-default`, scenario, settings: 'default (auto)', spec: list('node', pageSize) },
-			...fixed.map((n) => ({ id: `${scenario}/node-${n}`, scenario, settings: `fixed ${n}`, spec: list('node', pageSize, { concurrency: n }) })),
-			...(baseline && pageSize === DEFAULT_PAGE_SIZE
+			{
+				id: `${scenario}/node-default`,
+				scenario,
+				settings: 'default (auto)',
+				spec: list('node', pageSize),
+			},
+			...fixed.map((n) => ({
+				id: `${scenario}/node-${n}`,
+				scenario,
+				settings: `fixed ${n}`,
+				spec: list('node', pageSize, { concurrency: n }),
+			})),
+			...(against
 				? [
 						{
-							id: `${scenario}/baseline-default`,
+							id: `${scenario}/against-default`,
 							scenario,
-							settings: `${baselineRef}@${baseline.sha} default`,
-							spec: list('node', pageSize, { packageDir: baseline.dir }),
+							settings: `${against.label} default (auto)`,
+							spec: list('node', pageSize, { packageDir: against.dir }),
 						},
 					]
 				: []),
 		];
 		const rows: Measured[] = [];
-		const group = async (name: string, cases: CaseDef[], meta: { latencyMs: number; rateLimit?: number }, runs = repeats) => {
+		const group = async (name: string, cases: CaseDef[], meta: { latencyMs: number; rateLimit?: number }, runs = repeats, platform = pagesPlatform) => {
 			log(`${name}: ${cases.map((c) => c.id).join(', ')} x ${runs} rounds`);
-			rows.push(...(await runGroup(cases, runs, env, sim, meta, log)));
+			rows.push(...(await runGroup(cases, runs, env, platform, { ...meta, ...(profileDir ? { profileDir: path.resolve(profileDir) } : {}) }, log)));
 		};
 
 		const anchors = (scenario: string, pageSize: number, which: Array<'floor' | Anchor>): CaseDef[] =>
-			which.map((client) => ({ id: `${scenario}/${client}`, scenario, settings: ANCHOR_LABELS[client], spec: list(client, pageSize) }));
+			which.map((client) => ({
+				id: `${scenario}/${client}`,
+				scenario,
+				settings: ANCHOR_LABELS[client],
+				spec: list(client, pageSize),
+			}));
 		// 1. Loopback, default page size: the three anchors and the node (default, one request at a time).
 		await group(
 			'loopback',
@@ -166,55 +258,57 @@ async function main(): Promise<void> {
 			Math.min(repeats, quick ? 1 : 3),
 		);
 		// 3. 20 ms per answer.
-		sim.addFault({ kind: 'latency', latencyMs: LATENCY_MS, path: LIST_PATH });
-		await group(
-			'latency',
-			[...anchors('latency', DEFAULT_PAGE_SIZE, ['floor', 'helperLoop']), ...nodeCases('latency', DEFAULT_PAGE_SIZE, quick ? [] : [1])],
-			{ latencyMs: LATENCY_MS },
-		);
-		sim.faults.clear();
+		server.latencyMs = LATENCY_MS;
+		await group('latency', [...anchors('latency', DEFAULT_PAGE_SIZE, ['floor', 'helperLoop']), ...nodeCases('latency', DEFAULT_PAGE_SIZE, quick ? [] : [1])], {
+			latencyMs: LATENCY_MS,
+		});
+		server.latencyMs = 0;
 		// 4. Under the platform's rate limit of 20 requests/s per key.
 		await group(
 			'rate-limit',
-			[{ id: 'rate-limit/node-default', scenario: `rate limit ${RATE_LIMIT}/s`, settings: 'default (auto)', spec: list('node', DEFAULT_PAGE_SIZE) }],
+			[
+				{
+					id: 'rate-limit/node-default',
+					scenario: `rate limit ${RATE_LIMIT}/s`,
+					settings: 'default (auto)',
+					spec: list('node', DEFAULT_PAGE_SIZE, { target }),
+				},
+			],
 			{ latencyMs: 0, rateLimit: RATE_LIMIT },
 			Math.min(repeats, 3),
+			simulatorPlatform(sim, RATE_LIMIT),
 		);
 
 		// 5. Trigger deliveries.
-		let trigger: TriggerResult | { skipped: string };
-		try {
-			const runs: TriggerResult[] = [];
-			for (let n = 0; n < Math.min(repeats, 3); n++) runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
-			trigger = {
-				good: runs.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-				forged: runs.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-			};
-			log(`trigger: ${JSON.stringify(trigger)}`);
-		} catch (error) {
-			trigger = { skipped: (error as Error).message.slice(0, 300) };
-			log(`trigger case skipped: ${trigger.skipped}`);
-		}
+		let trigger: TriggerResult | { skipped: string } = {
+			skipped: '--lists-only',
+		};
+		if (!listsOnly)
+			try {
+				const runs: TriggerResult[] = [];
+				for (let n = 0; n < Math.min(repeats, 3); n++) runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
+				trigger = {
+					good: runs.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+					forged: runs.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+				};
+				log(`trigger: ${JSON.stringify(trigger)}`);
+			} catch (error) {
+				trigger = { skipped: (error as Error).message.slice(0, 300) };
+				log(`trigger case skipped: ${trigger.skipped}`);
+			}
 
 		// 6. Exports (issue 24): 1,000,000 movements to CSV against the same to items (export.ts, its own simulator).
-		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env, records: quick ? 100_000 : undefined });
+		const exportRows = listsOnly
+			? []
+			: await measureExports({
+					repeats: Math.min(repeats, 3),
+					log,
+					env,
+					records: quick ? 100_000 : undefined,
+				});
 
 		// 7. Package size and module load time.
-		const { packPackage } = await import('../n8n-install');
-		const tarball = await packPackage();
-		const tarballBytes = statSync(tarball).size;
-		const files = execFileSync('tar', ['-tzf', tarball]).toString().trim().split('\n').length;
-		rmSync(path.dirname(tarball), { recursive: true, force: true });
-		const loads: LoadResult[] = [];
-		for (let n = 0; n < 3; n++) loads.push(await runCaseChild<LoadResult>({ kind: 'load' }, env));
-		const load = {
-			requireMs: Math.min(...loads.map((l) => l.requireMs)),
-			constructMs: Math.min(...loads.map((l) => l.constructMs)),
-			n8nWorkflowRequireMs: Math.min(...loads.map((l) => l.n8nWorkflowRequireMs)),
-			properties: loads[0].properties,
-			modules: loads[0].modules,
-		};
-		log(`package: ${tarballBytes} bytes, ${files} files; load ${JSON.stringify(load)}`);
+		const pkg = listsOnly ? undefined : await packageFigures(env, log);
 
 		const reference = rows.find((r) => r.id === 'loopback/floor')?.digest;
 		const results: Results = {
@@ -235,15 +329,24 @@ async function main(): Promise<void> {
 				latencyMs: LATENCY_MS,
 				rateLimitPerSecond: RATE_LIMIT,
 				deliveries: DELIVERIES,
-				...(baseline ? { baseline: `${baselineRef}@${baseline.sha}` } : {}),
-				nodeRequest: { headers: Object.keys(request.headers).sort(), body: request.body },
+				...(against ? { against: against.label } : {}),
+				nodeRequest: {
+					headers: Object.keys(request.headers).sort(),
+					body: request.body,
+				},
 			},
-			list: rows.map((r) => ({ ...r, sameOutput: r.errors === 0 && r.digest === reference })),
+			list: rows.map((r) => ({
+				...r,
+				sameOutput: r.errors === 0 && r.digest === reference,
+			})),
 			trigger,
 			exports: exportRows,
-			package: { tarballBytes, files, ...load },
+			...(pkg ? { package: pkg } : {}),
 			targets: targetsOf(rows, reference),
-			loadAverage: { start: loadAtStart, end: os.loadavg().map((n) => Math.round(n * 100) / 100) },
+			loadAverage: {
+				start: loadAtStart,
+				end: os.loadavg().map((n) => Math.round(n * 100) / 100),
+			},
 			totalSeconds: Math.round((performance.now() - started) / 1000),
 		};
 		mkdirSync(OUT_DIR, { recursive: true });
@@ -251,7 +354,9 @@ async function main(): Promise<void> {
 		writeFileSync(path.join(OUT_DIR, 'results.md'), markdown(results));
 		log(`wrote bench/results.json and bench/results.md in ${results.totalSeconds} s`);
 	} finally {
+		await pages?.close();
 		await sim.close();
+		against?.remove();
 		rmSync(userFolder, { recursive: true, force: true });
 	}
 }

@@ -20,17 +20,27 @@ export function targetsOf(rows: Measured[], reference: string | undefined): Targ
 	const out: TargetCheck[] = [];
 	const row = (id: string) => rows.find((r) => r.id === id);
 	const check = (name: string, measured: number | undefined, goal: number) => {
-		if (measured !== undefined) out.push({ name, goal: `<= ${goal}`, measured: String(measured), met: measured <= goal });
+		if (measured !== undefined)
+			out.push({
+				name,
+				goal: `<= ${goal}`,
+				measured: String(measured),
+				met: measured <= goal,
+			});
 	};
 	const loop = row('loopback/node-default');
-	check('Return All, 1,000 a page / helper loop (loopback)', loop?.vsHelper, 0.72);
-	check('Return All, 1,000 a page / keep-alive loop in n8n (loopback)', loop?.vsKeepAlive, 1.15);
+	check('Return All, 1,000 a page / keep-alive loop in n8n (loopback)', loop?.vsKeepAlive, 1.1);
+	check('Return All, 1,000 a page / helper loop (loopback)', loop?.vsHelper, 0.8);
 	check('Extra RSS, 1,000 a page / keep-alive loop in n8n (loopback)', loop?.rssVsKeepAlive, 1.1);
-	check('Return All, 100 a page / helper loop (loopback, a capped platform)', row('loopback-100/node-default')?.vsHelper, 0.7);
-	check(`Return All, 1,000 a page / keep-alive loop (${LATENCY_MS} ms per answer)`, row('latency/node-default')?.vsFloor, 0.45);
+	check('Return All, 100 a page / helper loop (loopback, a capped platform)', row('loopback-100/node-default')?.vsHelper, 1);
+	check(`Return All, 1,000 a page / keep-alive loop (${LATENCY_MS} ms per answer)`, row('latency/node-default')?.vsFloor, 0.4);
 	const limited = row('rate-limit/node-default');
 	if (limited?.achievedPerSecond !== undefined) {
-		const failed = limited.errors + Object.entries(limited.statuses).filter(([s]) => s !== '200' && s !== '429').reduce((n, [, c]) => n + c, 0);
+		const failed =
+			limited.errors +
+			Object.entries(limited.statuses)
+				.filter(([s]) => s !== '200' && s !== '429')
+				.reduce((n, [, c]) => n + c, 0);
 		out.push({
 			name: `Under ${RATE_LIMIT} requests/s per key: failed runs and requests; achieved rate (successful requests per second of wall time)`,
 			goal: `0 failed; >= ${RATE_LIMIT * 0.9}/s`,
@@ -38,24 +48,15 @@ export function targetsOf(rows: Measured[], reference: string | undefined): Targ
 			met: failed === 0 && (limited.achievedPerSecond ?? 0) >= RATE_LIMIT * 0.9,
 		});
 	}
-	for (const scenario of ['loopback', 'latency']) {
-		const before = row(`${scenario}/baseline-default`);
+	for (const scenario of ['loopback', 'loopback-100', 'latency']) {
+		const before = row(`${scenario}/against-default`);
 		const after = row(`${scenario}/node-default`);
-		const sequential = row(`${scenario}/node-1`);
 		if (before && after) {
 			out.push({
 				name: `Return All, default settings, this build / ${before.settings} (${scenario}; wall time, CPU time)`,
 				goal: '<= 1.03',
 				measured: `${round(after.wallMs / before.wallMs)} (${after.wallMs} / ${before.wallMs} ms); CPU ${round(after.cpuMs / before.cpuMs)}`,
 				met: after.wallMs / before.wallMs <= 1.03,
-			});
-		}
-		if (before && sequential) {
-			out.push({
-				name: `Return All, one request at a time (the baseline's default), this build / ${before.settings} (${scenario}; wall time, CPU time)`,
-				goal: '<= 1.03',
-				measured: `${round(sequential.wallMs / before.wallMs)} (${sequential.wallMs} / ${before.wallMs} ms); CPU ${round(sequential.cpuMs / before.cpuMs)}`,
-				met: sequential.wallMs / before.wallMs <= 1.03,
 			});
 		}
 	}
@@ -70,7 +71,13 @@ export function targetsOf(rows: Measured[], reference: string | undefined): Targ
 
 export type Results = {
 	generatedAt: string;
-	machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; platform: string };
+	machine: {
+		cpus: number;
+		cpuModel: string;
+		memoryGb: number;
+		node: string;
+		platform: string;
+	};
 	settings: {
 		movements: number;
 		repeats: number;
@@ -80,17 +87,50 @@ export type Results = {
 		latencyMs: number;
 		rateLimitPerSecond: number;
 		deliveries: number;
-		baseline?: string;
+		/** `--against <ref>`: that commit's build, alternated with this one. */
+		against?: string;
 		nodeRequest: { headers: string[]; body: string };
 	};
 	list: Array<Measured & { sameOutput: boolean }>;
 	trigger: TriggerResult | { skipped: string };
 	exports: ExportRow[];
-	package: { tarballBytes: number; files: number } & LoadResult;
+	/** Absent with --lists-only. */
+	package?: { tarballBytes: number; files: number } & LoadResult;
 	targets: TargetCheck[];
 	loadAverage: { start: number[]; end: number[] };
 	totalSeconds: number;
 };
+
+/** With --against: the ref's build and this one side by side, per scenario (medians of the same rounds). */
+function againstTable(results: Results): string[] {
+	const pairs: Array<{ ref: Measured; now: Measured }> = [];
+	for (const ref of results.list.filter((r) => r.id.endsWith('/against-default'))) {
+		const now = results.list.find((r) => r.id === ref.id.replace('/against-default', '/node-default'));
+		if (now) pairs.push({ ref, now });
+	}
+	if (pairs.length === 0) return [];
+	const ratios = (r: Measured) => [r.vsKeepAlive ?? '', r.vsHelper ?? '', r.vsFloor ?? ''].join(' | ');
+	const lines = [
+		`Side by side (\`--against ${results.settings.against}\`): Return All with default settings, both builds in the same alternating rounds.`,
+		'',
+		'| Scenario | Page size | Build | Median (ms) | Fastest-slowest | CPU (ms) | RSS Δ (MB) | / keepAlive | / helperLoop | / floor | this / ref |',
+		'|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const { ref, now } of pairs) {
+		const builds: Array<[string, Measured]> = [
+			[ref.settings.replace(/ default \(auto\)$/, ''), ref],
+			['this build', now],
+		];
+		for (const [label, r] of builds) {
+			const scenario = r.latencyMs ? `${r.latencyMs} ms per answer` : r.scenario;
+			lines.push(
+				`| ${scenario} | ${r.pageSize} | ${label} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.cpuMs} | ${r.rssDeltaMb} | ${ratios(r)} | ${r === now ? round(now.wallMs / ref.wallMs) : ''} |`,
+			);
+		}
+	}
+	lines.push('');
+	return lines;
+}
 
 export function markdown(results: Results): string {
 	const { machine, settings } = results;
@@ -110,9 +150,16 @@ export function markdown(results: Results): string {
 		'- **helperLoop**: a trivial n8n node looping over `this.helpers.httpRequestWithAuthentication` one page at a time (the usual pattern of verified nodes).',
 		`- **node**: the built package executed by n8n-core (WorkflowExecute, the harness' credentials helper); "default" sets no ` +
 			`Pagination option (page size ${settings.defaultPageSize}, Max Concurrent Requests 0 = auto); "fixed 1" sets Max Concurrent Requests 1.`,
-		...(settings.baseline ? [`- **${settings.baseline}**: the package built from that commit, alternated with this one in the same rounds.`] : []),
+		...(settings.against
+			? [`- **${settings.against}**: the package built from that commit (\`--against\`), alternated with this one in the same rounds.`]
+			: []),
+		'',
+		`The list cases read pages rendered once by the simulator and served by a minimal \`node:http\` server (keep-alive; per request ` +
+			`it checks the API key and writes a ready buffer; 20 ms per answer is its own timer), so a row shows the client's cost; ` +
+			`the rate-limit row reads the simulator itself (its token bucket).`,
 		'',
 	);
+	lines.push(...againstTable(results));
 	lines.push(
 		'| Scenario | Client | Settings | Page size | Requests | Runs | Median (ms) | Fastest-slowest (ms) | / floor | / keepAlive | / helperLoop | CPU (ms) | RSS Δ (MB) | RSS / keepAlive | Heap Δ (MB) | Same records, same order |',
 	);
@@ -141,10 +188,7 @@ export function markdown(results: Results): string {
 		);
 	}
 	lines.push('');
-	lines.push(
-		'| Trigger: node.webhook() through n8n-core\'s WebhookContext | Deliveries | Total (ms) | Per delivery (µs) |',
-		'|---|---:|---:|---:|',
-	);
+	lines.push("| Trigger: node.webhook() through n8n-core's WebhookContext | Deliveries | Total (ms) | Per delivery (µs) |", '|---|---:|---:|---:|');
 	if ('skipped' in results.trigger) lines.push(`| skipped: ${results.trigger.skipped} | | | |`);
 	else {
 		const t = results.trigger;
@@ -154,12 +198,14 @@ export function markdown(results: Results): string {
 	lines.push('');
 	lines.push(...exportMarkdown(results.exports));
 	const p = results.package;
-	lines.push('| Package | Value |', '|---|---:|');
-	lines.push(`| npm pack tarball | ${(p.tarballBytes / 1024).toFixed(1)} KB, ${p.files} files |`);
-	lines.push(`| require() of dist/nodes/SalesPayments/SalesPayments.node.js, n8n-workflow already loaded (${p.modules} modules) | ${p.requireMs} ms |`);
-	lines.push(`| new SalesPayments() and its description (${p.properties} properties) | ${p.constructMs} ms |`);
-	lines.push(`| require() of n8n-workflow itself, for scale | ${p.n8nWorkflowRequireMs} ms |`);
-	lines.push('');
+	if (p) {
+		lines.push('| Package | Value |', '|---|---:|');
+		lines.push(`| npm pack tarball | ${(p.tarballBytes / 1024).toFixed(1)} KB, ${p.files} files |`);
+		lines.push(`| require() of dist/nodes/SalesPayments/SalesPayments.node.js, n8n-workflow already loaded (${p.modules} modules) | ${p.requireMs} ms |`);
+		lines.push(`| new SalesPayments() and its description (${p.properties} properties) | ${p.constructMs} ms |`);
+		lines.push(`| require() of n8n-workflow itself, for scale | ${p.n8nWorkflowRequireMs} ms |`);
+		lines.push('');
+	}
 	lines.push('| Target | Goal | Measured | Met |', '|---|---|---|:---:|');
 	for (const t of results.targets) lines.push(`| ${t.name} | ${t.goal} | ${t.measured} | ${t.met ? 'yes' : 'no'} |`);
 	lines.push('');

@@ -6,13 +6,13 @@
  * the requests the simulator recorded and the ratios to the anchors of the same group.
  */
 import os from 'node:os';
+import path from 'node:path';
 
 import type { Anchor } from './anchors';
 import type { CaseSpec, Client, ListResult, ListSpec, Target } from './cases';
 import { caseChildArgs, sameHeaders } from './cases';
 import type { RunFigures } from './measure';
 import { median, round, runChild } from './measure';
-import type { RecordedRequest } from '../simulator/core';
 import type { Simulator } from '../simulator/server';
 import { LIST_PATH, MOVEMENTS } from './settings';
 
@@ -57,6 +57,19 @@ export interface Measured extends RunFigures {
 	ofAllowed?: number;
 }
 
+/**
+ * What answered a group's list requests: the pre-rendered page server (pages.ts) or the simulator
+ * (the rate-limit group needs its token bucket). `statuses` are those of the list requests since `clear`.
+ */
+export interface Platform {
+	clear(): void;
+	statuses(): number[];
+	/** Before each run (the simulator's bucket starts full). */
+	beforeRun?(): void;
+	/** After the group. */
+	after?(): void;
+}
+
 export interface CaseDef {
 	id: string;
 	scenario: string;
@@ -72,32 +85,32 @@ export async function runGroup(
 	cases: CaseDef[],
 	repeats: number,
 	env: NodeJS.ProcessEnv,
-	sim: Simulator,
-	meta: { latencyMs: number; rateLimit?: number },
+	platform: Platform,
+	meta: { latencyMs: number; rateLimit?: number; profileDir?: string },
 	log: (line: string) => void,
 ): Promise<Measured[]> {
-	const runs = new Map<string, Array<ListResult & { requests: RecordedRequest[] }>>();
+	const runs = new Map<string, Array<ListResult & { requests: number[] }>>();
 	for (let r = 0; r < repeats; r++) {
 		for (let k = 0; k < cases.length; k++) {
 			const c = cases[(k + r) % cases.length];
-			sim.clearRequests();
-			if (meta.rateLimit) sim.rateLimit.set({ ratePerSecond: meta.rateLimit });
-			const result = await runCaseChild<ListResult>(c.spec, env);
+			platform.clear();
+			platform.beforeRun?.();
+			// --profile: each case's CPU profile of its measured work (the last round's is kept).
+			const spec = meta.profileDir ? { ...c.spec, profile: path.join(meta.profileDir, `${c.id.replace(/\//g, '-')}.cpuprofile`) } : c.spec;
+			const result = await runCaseChild<ListResult>(spec, env);
 			// The first request is the warm-up's.
-			const requests = sim.requestsTo('POST', LIST_PATH).slice(1);
+			const requests = platform.statuses().slice(1);
 			if (!runs.has(c.id)) runs.set(c.id, []);
 			runs.get(c.id)!.push({ ...result, requests });
 		}
-		log(
-			`  round ${r + 1}/${repeats}: ${cases.map((c) => `${c.id} ${runs.get(c.id)!.at(-1)!.wallMs} ms`).join(', ')} (load ${os.loadavg()[0].toFixed(2)})`,
-		);
+		log(`  round ${r + 1}/${repeats}: ${cases.map((c) => `${c.id} ${runs.get(c.id)!.at(-1)!.wallMs} ms`).join(', ')} (load ${os.loadavg()[0].toFixed(2)})`);
 	}
-	sim.clearRequests();
-	sim.rateLimit.clear();
+	platform.clear();
+	platform.after?.();
 	const out: Measured[] = cases.map((c) => {
 		const all = runs.get(c.id)!;
 		const statuses: Record<string, number> = {};
-		for (const run of all) for (const req of run.requests) statuses[req.status] = (statuses[req.status] ?? 0) + 1;
+		for (const run of all) for (const status of run.requests) statuses[status] = (statuses[status] ?? 0) + 1;
 		const digests = new Set(all.filter((x) => !x.error).map((x) => x.digest));
 		const measured: Measured = {
 			id: c.id,
@@ -119,7 +132,7 @@ export async function runGroup(
 			digest: digests.size === 1 ? [...digests][0] : 'differs',
 		};
 		if (meta.rateLimit) {
-			const ok = all.map((x) => x.requests.filter((q) => q.status === 200).length);
+			const ok = all.map((x) => x.requests.filter((status) => status === 200).length);
 			measured.achievedPerSecond = round(median(all.map((x, n) => ok[n] / (x.wallMs / 1000))), 1);
 			// The bucket starts full: the most it lets through in t seconds is rate x (1 + t).
 			measured.ofAllowed = round(median(all.map((x, n) => ok[n] / (meta.rateLimit! * (1 + x.wallMs / 1000)))));
@@ -140,6 +153,18 @@ export async function runGroup(
 	return out;
 }
 
+/** The simulator as a group's platform (its list requests), with its rate limit when the group has one. */
+export function simulatorPlatform(sim: Simulator, rateLimit?: number): Platform {
+	return {
+		clear: () => sim.clearRequests(),
+		statuses: () => sim.requestsTo('POST', LIST_PATH).map((r) => r.status),
+		beforeRun: () => {
+			if (rateLimit) sim.rateLimit.set({ ratePerSecond: rateLimit });
+		},
+		after: () => sim.rateLimit.clear(),
+	};
+}
+
 /** The headers and body of the node's list request, as the simulator received them. */
 export async function captureNodeRequest(
 	target: Target,
@@ -148,7 +173,15 @@ export async function captureNodeRequest(
 	pageSize: number,
 ): Promise<{ headers: Record<string, string>; body: string }> {
 	sim.clearRequests();
-	const probe: ListSpec = { kind: 'list', client: 'node', target, pageSize, expected: MOVEMENTS, headers: {}, body: '' };
+	const probe: ListSpec = {
+		kind: 'list',
+		client: 'node',
+		target,
+		pageSize,
+		expected: MOVEMENTS,
+		headers: {},
+		body: '',
+	};
 	// A run of the whole list, whose first request is the warm-up's; any of them will do.
 	await runCaseChild<ListResult>(probe, env);
 	const request = sim.requestsTo('POST', LIST_PATH).at(-1);
