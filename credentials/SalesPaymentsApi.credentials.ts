@@ -6,7 +6,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { ENDPOINTS } from '../nodes/SalesPayments/shared/endpoints';
+import { ENDPOINTS } from '../nodes/SalesPayments/transport/endpoints';
 
 export class SalesPaymentsApi implements ICredentialType {
 	name = 'salesPaymentsApi';

@@ -1,5 +1,5 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { ENDPOINTS } from '../nodes/SalesPayments/shared/endpoints';
+import { ENDPOINTS } from '../nodes/SalesPayments/transport/endpoints';
 
 /**
  * The identity API (sign-in, two-factor codes, tokens, devices, one-time codes). It has no

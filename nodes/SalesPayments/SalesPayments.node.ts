@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources } from './resources';
-import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } from './shared/describe';
-import { asNodeError, fieldError } from './shared/errors';
+import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } from './fields/describe';
+import { asNodeError, fieldError } from './transport/errors';
 import { listSearch } from './listSearch';
-import { withDecimalAmounts } from './shared/simplify';
-import { FileItem } from './shared/types';
+import { withDecimalAmounts } from './fields/simplify';
+import { FileItem } from './fields/types';
 
 export class SalesPayments implements INodeType {
 	description: INodeTypeDescription = {

@@ -8,16 +8,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { newRun } from '../SalesPayments/shared/cache';
-import { asNodeError, fieldError } from '../SalesPayments/shared/errors';
-import { convertFilters, filterCollection } from '../SalesPayments/shared/filters';
-import { checkOneOf, toIsoDate, wholeNumberOption } from '../SalesPayments/shared/validation';
-import type { PollEvent } from './events';
-import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './events';
-import type { PollSettings, PollState } from './poller';
-import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './poller';
-import { digest } from './records';
-import { Budget, counted } from './walk';
+import { newRun } from './transport/cache';
+import { asNodeError, fieldError } from './transport/errors';
+import { convertFilters, filterCollection } from './lists/filters';
+import { checkOneOf, toIsoDate } from './fields/validation';
+import { wholeNumberOption } from './transport/numbers';
+import type { PollEvent } from './polling/events';
+import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './polling/events';
+import type { PollSettings, PollState } from './polling/poller';
+import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './polling/poller';
+import { digest } from './polling/records';
+import { Budget, counted } from './polling/walk';
 
 export const DEFAULT_MAX_RECORDS = 100;
 export const MAX_RECORDS_LIMIT = 10_000;

@@ -1,10 +1,10 @@
 import type { INodeType, INodeTypeDescription, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { PACKAGE_DESCRIPTION } from '../SalesPayments/shared/describe';
-import { eventsProperty, notifyOnFailFields } from '../SalesPayments/shared/webhooks';
-import { DUPLICATE_WINDOW, receive } from './delivery';
-import { checkExists, create, remove } from './registration';
+import { PACKAGE_DESCRIPTION } from './fields/describe';
+import { eventsProperty, notifyOnFailFields } from './fields/webhooks';
+import { DUPLICATE_WINDOW, receive } from './trigger/delivery';
+import { checkExists, create, remove } from './trigger/registration';
 
 export class SalesPaymentsTrigger implements INodeType {
 	description: INodeTypeDescription = {

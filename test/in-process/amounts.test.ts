@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { withDecimalAmounts } from '../../nodes/SalesPayments/shared/simplify';
+import { withDecimalAmounts } from '../../nodes/SalesPayments/fields/simplify';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

@@ -4,7 +4,10 @@
  * - shipped code imports only n8n-workflow, node:crypto and its own files;
  * - a resource's files import nothing from another resource; nothing outside resources/ imports
  *   a resource's files, except the registry (resources/index.ts) that the action node reads;
- * - shared/ imports nothing from resources/, listSearch/ or the nodes;
+ * - the rooms of nodes/SalesPayments/ (docs/DEVELOPING.md draws them) import only down: transport/
+ *   imports none of the others, fields/ at most transport/, lists/ at most both; resources/,
+ *   listSearch/, trigger/ and polling/ at most those three (and their own room); credentials/ only
+ *   transport/; every file there is one of the three nodes or lives in a room;
  * - every operation is a plain OperationDef object (no factory makes one);
  * - the two ways tests run n8n stay apart: the in-process harness (test/support/harness/, n8n-core)
  *   and the real n8n driver (test/support/n8n-install.ts, n8n-process.ts) import nothing of each
@@ -69,8 +72,8 @@ describe('shipped code', () => {
 		expect(wrong).toEqual([]);
 	});
 
-	it('every endpoint path is written once, in shared/endpoints.ts, and every entry there is used', () => {
-		const table = 'nodes/SalesPayments/shared/endpoints.ts';
+	it('every endpoint path is written once, in transport/endpoints.ts, and every entry there is used', () => {
+		const table = 'nodes/SalesPayments/transport/endpoints.ts';
 		// A quoted path whose first segment is one of the platform's (comments excluded).
 		const segments = readFileSync(path.join(ROOT, table), 'utf8').matchAll(/path: '\/([a-z-]+)/g);
 		const first = [...new Set([...segments].map((m) => m[1]))];
@@ -98,12 +101,39 @@ describe('shipped code', () => {
 		expect(unused).toEqual([]);
 	});
 
-	it('shared/ depends on nothing above it', () => {
+	// The rooms of nodes/SalesPayments/ and the rooms each may import besides its own.
+	const ROOMS: Record<string, string[]> = {
+		transport: [],
+		fields: ['transport'],
+		lists: ['transport', 'fields'],
+		resources: ['transport', 'fields', 'lists'],
+		listSearch: ['transport', 'fields', 'lists'],
+		trigger: ['transport', 'fields', 'lists'],
+		polling: ['transport', 'fields', 'lists'],
+	};
+	const roomOf = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
+	const NODE_FILE = /^nodes\/SalesPayments\/[^/]+\.node\.ts$/;
+
+	it('every file of nodes/ is one of the three nodes in nodes/SalesPayments/ or lives in one of its rooms', () => {
+		const files = shipped.map(rel).filter((f) => f.startsWith('nodes/'));
+		expect(files.filter((f) => NODE_FILE.test(f)).sort()).toEqual(
+			['SalesPayments', 'SalesPaymentsPollingTrigger', 'SalesPaymentsTrigger'].map((n) => `nodes/SalesPayments/${n}.node.ts`),
+		);
+		const roomless = files.filter((f) => !NODE_FILE.test(f) && !Object.keys(ROOMS).includes(roomOf(f) ?? ''));
+		expect(roomless).toEqual([]);
+	});
+
+	it('imports only go down: transport/ imports no other room, fields/ at most transport/, lists/ at most both, the rest at most those three', () => {
 		const wrong: string[] = [];
-		for (const file of shipped.filter((f) => rel(f).startsWith('nodes/SalesPayments/shared/'))) {
+		for (const file of shipped) {
+			const from = rel(file);
+			const own = from.startsWith('credentials/') ? 'credentials' : roomOf(from);
+			// The three node files stand above every room.
+			if (own === undefined) continue;
+			const allowed = own === 'credentials' ? ['transport'] : [own, ...ROOMS[own]];
 			for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) {
 				const target = resolved(file, spec);
-				if (!target.startsWith('nodes/SalesPayments/shared/')) wrong.push(`${rel(file)} -> ${target}`);
+				if (!allowed.includes(roomOf(target) ?? '')) wrong.push(`${from} -> ${target}`);
 			}
 		}
 		expect(wrong).toEqual([]);

@@ -1,5 +1,5 @@
-/** The one per-run cache (shared/cache.ts). */
-import { newRun, runCache, runCacheSet } from '../../nodes/SalesPayments/shared/cache';
+/** The one per-run cache (transport/cache.ts). */
+import { newRun, runCache, runCacheSet } from '../../nodes/SalesPayments/transport/cache';
 
 describe('runCache', () => {
 	it('makes a value once per run; newRun() forgets it', () => {

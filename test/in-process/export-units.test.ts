@@ -14,11 +14,11 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/shared/csv';
-import { ByteSource } from '../../nodes/SalesPayments/shared/export';
-import { HashedRecordSet } from '../../nodes/SalesPayments/shared/hashedRecords';
-import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/shared/xlsx';
-import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/shared/zip';
+import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/lists/csv';
+import { ByteSource } from '../../nodes/SalesPayments/lists/export';
+import { HashedRecordSet } from '../../nodes/SalesPayments/lists/hashedRecords';
+import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/lists/xlsx';
+import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/lists/zip';
 import { parseCsv } from '../support/helpers/csv';
 import { readXlsx } from '../support/helpers/xlsx';
 

@@ -8,9 +8,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RECORDS } from '../../nodes/SalesPayments/shared/lists';
-import { MAX_PASSES } from '../../nodes/SalesPayments/shared/pagination';
-import { MAX_BODY_BYTES } from '../../nodes/SalesPayments/shared/transport';
+import { DEFAULT_MAX_RECORDS } from '../../nodes/SalesPayments/lists/lists';
+import { MAX_PASSES } from '../../nodes/SalesPayments/lists/pagination';
+import { MAX_BODY_BYTES } from '../../nodes/SalesPayments/transport/transport';
 import { runNode } from '../support/harness/n8n-core';
 import { listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

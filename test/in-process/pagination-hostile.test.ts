@@ -9,7 +9,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { AUTO_MAX_CONCURRENCY, DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/shared/pagination';
+import { AUTO_MAX_CONCURRENCY, DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/lists/pagination';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

@@ -14,7 +14,7 @@ import { appendFileSync } from 'node:fs';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_MAX_REQUESTS } from '../../nodes/SalesPaymentsPollingTrigger/SalesPaymentsPollingTrigger.node';
+import { DEFAULT_MAX_REQUESTS } from '../../nodes/SalesPayments/SalesPaymentsPollingTrigger.node';
 import type { PollHarness } from '../support/harness/poll';
 import { ids, pollingSetup } from '../support/helpers/polling';
 import type { EventCase } from '../support/helpers/polling-events';

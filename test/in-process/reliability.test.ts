@@ -19,14 +19,14 @@ import type { FaultRule } from '../support/simulator/faults';
 import { MALFORMED_BODY } from '../support/simulator/faults';
 import { ordersOf } from '../support/simulator/routes/orders';
 
-type Transport = typeof import('../../nodes/SalesPayments/shared/retry') &
-	typeof import('../../nodes/SalesPayments/shared/requestOptions');
+type Transport = typeof import('../../nodes/SalesPayments/transport/retry') &
+	typeof import('../../nodes/SalesPayments/transport/requestOptions');
 // The built retry policy and Request Options, as n8n runs them.
 const transport = {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/retry.js')),
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/retry.js')),
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/shared/requestOptions.js')),
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/requestOptions.js')),
 } as Transport;
 
 const sim = useSimulator();

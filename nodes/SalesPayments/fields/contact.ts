@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { NodeContext } from './errors';
-import { fieldError } from './errors';
-import { fixedValues } from './records';
+import type { NodeContext } from '../transport/errors';
+import { fieldError } from '../transport/errors';
+import { fixedValues } from '../transport/records';
 import { compact, optionalText } from './validation';
 
 /**

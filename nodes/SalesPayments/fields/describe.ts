@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { requestOptionsField } from './requestOptions';
+import { requestOptionsField } from '../transport/requestOptions';
 import { decimalAmountsField } from './simplify';
 import type { OperationDef, ResourceDef } from './types';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { NodeContext } from './errors';
+import type { NodeContext } from '../transport/errors';
 import {
 	checkBoolean,
 	checkCents,
@@ -17,7 +17,7 @@ import {
 /**
  * Fields declared once with the kind of value they hold, and the one converter that reads a
  * value of each kind (checked, named by the field's display name in errors): the filters of the
- * lists and the polling trigger (shared/filters.ts), the payment link's body fields.
+ * lists and the polling trigger (lists/filters.ts), the payment link's body fields.
  */
 export type FieldKind = 'boolean' | 'cents' | 'date' | 'email' | 'ids' | 'integer' | 'json' | 'option' | 'options' | 'text';
 

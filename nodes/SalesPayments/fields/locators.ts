@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 /**
  * A resource locator for a record the API can list: "From List" (filled by a listSearch method)
  * or "By ID". Read it with requireId(), which refuses an empty ID or one outside the ID rule of
- * shared/paths.ts with an error naming the field, whether typed or from an expression. No regex
+ * transport/paths.ts with an error naming the field, whether typed or from an expression. No regex
  * validation here: n8n would then refuse the whole workflow with a generic "has issues" error.
  */
 export function idLocator(options: {

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { Explain } from './errors';
-import { fieldError } from './errors';
-import type { SegmentRule } from './paths';
-import { apiRequest } from './transport';
+import type { Explain } from '../transport/errors';
+import { fieldError } from '../transport/errors';
+import type { SegmentRule } from '../transport/paths';
+import { apiRequest } from '../transport/transport';
 import { requireId } from './validation';
 
 /** The ID field of the record an operation acts on, how errors name it, and its path rule. */

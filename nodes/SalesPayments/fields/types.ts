@@ -18,7 +18,7 @@ export interface OperationDef {
 	description: string;
 	/**
 	 * A read whose output may hold amounts in cents: the registry adds Add Decimal Amounts
-	 * (shared/simplify.ts) to its fields and the node applies it to every output record.
+	 * (fields/simplify.ts) to its fields and the node applies it to every output record.
 	 */
 	amounts?: boolean;
 	/** Fields of this operation; the registry adds the resource/operation display conditions. */

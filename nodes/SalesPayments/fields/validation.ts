@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import { dateValueMs, isTimeZone } from './dates';
-import type { NodeContext } from './errors';
-import { fieldError } from './errors';
-import type { SegmentRule } from './paths';
-import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from './paths';
+import type { NodeContext } from '../transport/errors';
+import { fieldError } from '../transport/errors';
+import type { SegmentRule } from '../transport/paths';
+import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from '../transport/paths';
+import { strictInteger } from '../transport/numbers';
 
 /**
  * Input checks shared by every operation and both triggers. Each throws a NodeOperationError
@@ -13,8 +14,6 @@ import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from './paths';
  */
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** A whole number written in decimal digits: no exponent, no hex, no sign, no fraction. */
-const DECIMAL_DIGITS = /^\d+$/;
 
 /** A text value trimmed, a number as text, anything else (or empty) undefined. */
 export function optionalText(value: unknown): string | undefined {
@@ -28,7 +27,7 @@ export function requireString(this: IExecuteFunctions, name: string, i: number, 
 	return text;
 }
 
-/** An ID (or code) checked against the path rule of shared/paths.ts. */
+/** An ID (or code) checked against the path rule of transport/paths.ts. */
 export function checkId(ctx: NodeContext, value: unknown, label: string, i?: number, rule: SegmentRule = 'id'): string {
 	return checkSegment(ctx, value, label, rule, i);
 }
@@ -57,37 +56,6 @@ export function checkEmail(this: NodeContext, value: unknown, i: number | undefi
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!EMAIL.test(text)) fieldError(this, `${label} must be a valid email address${text ? ` ("${text}" is not)` : ''}`, i);
 	return text;
-}
-
-/**
- * A whole number at least `min`: a number that is a safe integer, or decimal digits. `1e21`,
- * `"1e3"`, `"0x10"`, `" 12.0 "` and numbers beyond 2^53 are refused, never reinterpreted.
- */
-export function strictInteger(value: unknown, min: number): number | undefined {
-	let n: number;
-	if (typeof value === 'number') n = value;
-	else if (typeof value === 'string' && DECIMAL_DIGITS.test(value.trim())) n = Number(value.trim());
-	else return undefined;
-	return Number.isSafeInteger(n) && n >= min ? n : undefined;
-}
-
-/**
- * A whole-number option (Request Options, Pagination, the polling trigger's options): empty gives
- * `fallback`; anything else must be written in digits and lie from `min` to `max`.
- */
-export function wholeNumberOption(
-	ctx: NodeContext,
-	value: unknown,
-	option: { label: string; min: number; max: number; fallback: number; minNote?: string },
-	itemIndex?: number,
-): number {
-	if (value === undefined || value === null || value === '') return option.fallback;
-	const n = strictInteger(value, option.min);
-	if (n === undefined || n > option.max) {
-		const { label, min, max, minNote = '' } = option;
-		fieldError(ctx, `${label} must be a whole number from ${min}${minNote} to ${max} (got ${JSON.stringify(value)})`, itemIndex);
-	}
-	return n;
 }
 
 /** An amount in cents: a whole, non-negative number. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { NodeContext } from './errors';
-import { fieldError } from './errors';
+import type { NodeContext } from '../transport/errors';
+import { fieldError } from '../transport/errors';
 import { checkEmail, checkOptions, optionalText } from './validation';
 
 /**

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../shared/endpoints';
+import { ENDPOINTS } from '../transport/endpoints';
 import { searchList, isWholeEmail } from './search';
 
 export const customerSearch = {

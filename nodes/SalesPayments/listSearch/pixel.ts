@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchList } from './search';
-import { ENDPOINTS } from '../shared/endpoints';
+import { ENDPOINTS } from '../transport/endpoints';
 
 export const pixelSearch = {
 	async searchPixels(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {

@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { ListRequest } from '../shared/pagination';
-import { MAX_MAX_PAGES, SeenRecords, walk } from '../shared/pagination';
-import { strictInteger } from '../shared/validation';
+import type { ListRequest } from '../lists/pagination';
+import { MAX_MAX_PAGES, SeenRecords, walk } from '../lists/pagination';
+import { strictInteger } from '../transport/numbers';
 
 /** Records per page requested for a dropdown. */
 const PAGE_SIZE = 100;

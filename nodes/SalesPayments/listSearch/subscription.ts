@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { searchList, isWholeEmail } from './search';
-import { ENDPOINTS } from '../shared/endpoints';
+import { ENDPOINTS } from '../transport/endpoints';
 
 export const subscriptionSearch = {
 	async searchSubscriptions(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {

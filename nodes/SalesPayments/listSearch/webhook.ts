@@ -1,8 +1,8 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { businessIdOf } from '../shared/credentials';
+import { businessIdOf } from '../transport/credentials';
 import { searchList } from './search';
-import { ENDPOINTS } from '../shared/endpoints';
+import { ENDPOINTS } from '../transport/endpoints';
 
 function webhookLabel(record: IDataObject): string {
 	const name = String(record.name ?? record.id);

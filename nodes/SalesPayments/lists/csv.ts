@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from './records';
+import { isPlainObject } from '../transport/records';
 
 /**
  * A list as a table written page by page (CSV here, .xlsx in xlsx.ts): the same columns for both.

@@ -3,13 +3,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Delimiter } from './csv';
 import { CsvWriter, DELIMITERS, Utf8Builder } from './csv';
-import { fieldError } from './errors';
+import { fieldError } from '../transport/errors';
 import { HashedRecordSet } from './hashedRecords';
 import type { ListRequest } from './pagination';
 import { walk } from './pagination';
-import { withDecimalAmounts } from './simplify';
-import { FileItem } from './types';
-import { checkBoolean } from './validation';
+import { withDecimalAmounts } from '../fields/simplify';
+import { FileItem } from '../fields/types';
+import { checkBoolean } from '../fields/validation';
 import { sheetNameProblem, XlsxWriter } from './xlsx';
 import { ZIP_MAX_BYTES } from './zip';
 

@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Endpoint } from './endpoints';
-import type { NodeContext } from './errors';
-import { fieldError } from './errors';
-import type { Field } from './fields';
-import { field, readField } from './fields';
+import type { Endpoint } from '../transport/endpoints';
+import type { NodeContext } from '../transport/errors';
+import { fieldError } from '../transport/errors';
+import type { Field } from '../fields/fields';
+import { field, readField } from '../fields/fields';
 import { listAll, listProperties } from './lists';
-import type { FileItem } from './types';
-import { compact } from './validation';
+import type { FileItem } from '../fields/types';
+import { compact } from '../fields/validation';
 
 /**
  * The Filters and Options collections of the read operations (lists and the polling trigger):
- * fields declared with their kind (shared/fields.ts), read and converted by the one converter;
+ * fields declared with their kind (fields/fields.ts), read and converted by the one converter;
  * the documented ranges and how their values are sent.
  */
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './credentials';
-import { fieldError } from './errors';
+import type { ApiContext } from '../transport/credentials';
+import { fieldError } from '../transport/errors';
 import type { FileOutput } from './export';
 import { exportList, FILE_AUTO_MAX_CONCURRENCY, FILE_OUTPUTS, fileOutputFields, XLSX_AUTO_MAX_CONCURRENCY } from './export';
 import type { ListRequest } from './pagination';
@@ -16,8 +16,9 @@ import {
 	MAX_PAGE_SIZE,
 	walk,
 } from './pagination';
-import type { FileItem } from './types';
-import { checkOneOf, strictInteger, wholeNumberOption } from './validation';
+import type { FileItem } from '../fields/types';
+import { checkOneOf } from '../fields/validation';
+import { strictInteger, wholeNumberOption } from '../transport/numbers';
 
 /**
  * What a list operation does with the walk of pagination.ts: its fields (Output, Return All /

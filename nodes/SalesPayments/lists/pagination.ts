@@ -1,12 +1,12 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { runCache, runCacheSet } from './cache';
-import { asNodeError } from './errors';
-import { AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, Pacer } from './pacer';
-import type { ApiContext, ApiRequest } from './transport';
-import { apiRequest } from './transport';
-import { isPlainObject, kindOf } from './records';
+import { runCache, runCacheSet } from '../transport/cache';
+import { asNodeError } from '../transport/errors';
+import { AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, Pacer } from '../transport/pacer';
+import type { ApiContext, ApiRequest } from '../transport/transport';
+import { apiRequest } from '../transport/transport';
+import { isPlainObject, kindOf } from '../transport/records';
 
 /**
  * The paging module: every list of the package (Get Many, the "From list" dropdowns, the polling
@@ -34,7 +34,7 @@ export const MAX_PAGE_SIZE = 1000;
 /** Pages one walk may request unless the user raises Pagination › Max Pages. */
 export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
-export { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY } from './pacer';
+export { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
 /** Page sizes tried, largest first, when the platform refuses a page size with a 400 naming `limit`. */
 export const FALLBACK_PAGE_SIZES = [500, 250, 100, 50, 20, 10];
 /** Readings of one list when its total keeps dropping while it is read. */

@@ -1,16 +1,16 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { Field } from '../SalesPayments/shared/fields';
-import { field } from '../SalesPayments/shared/fields';
-import type { ListRequest } from '../SalesPayments/shared/pagination';
+import type { Field } from '../fields/fields';
+import { field } from '../fields/fields';
+import type { ListRequest } from '../lists/pagination';
 import {
 	PRODUCT_STATUS_OPTIONS,
 	PRODUCT_TYPE_OPTIONS,
 	REFUND_STATUS_OPTIONS,
 	SUBSCRIPTION_PAYMENT_METHOD_OPTIONS,
-} from '../SalesPayments/shared/values';
-import { ENDPOINTS } from '../SalesPayments/shared/endpoints';
-import { compact } from '../SalesPayments/shared/validation';
+} from '../fields/values';
+import { ENDPOINTS } from '../transport/endpoints';
+import { compact } from '../fields/validation';
 
 /**
  * What the polling trigger can watch, one entry per kind of change that the documented list and

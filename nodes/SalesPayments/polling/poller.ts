@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldError } from '../SalesPayments/shared/errors';
+import { fieldError } from '../transport/errors';
 import type { PollEvent, RequestContext } from './events';
 import type { Candidate } from './records';
 import { order, previousFromHistory, recordTime, statusOf } from './records';

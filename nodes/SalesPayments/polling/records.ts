@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseIsoDate } from '../SalesPayments/shared/dates';
+import { parseIsoDate } from '../fields/dates';
 import type { PollEvent } from './events';
 
 /** What the poller knows of one record: its identity, its date, its status and the status before. */

@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ListRequest } from '../SalesPayments/shared/pagination';
-import { walk as pagesOf } from '../SalesPayments/shared/pagination';
+import type { ListRequest } from '../lists/pagination';
+import { walk as pagesOf } from '../lists/pagination';
 import { recordId } from './records';
 
 /**

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../shared/types';
+import type { ResourceDef } from '../fields/types';
 import { business } from './business';
 import { commission } from './commission';
 import { customer } from './customer';

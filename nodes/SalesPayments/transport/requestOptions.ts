@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { runCache } from './cache';
 import type { ApiContext } from './credentials';
-import { wholeNumberOption } from './validation';
+import { wholeNumberOption } from './numbers';
 
 /** Timeout and retries of one item's requests (its Request Options). */
 export interface RequestSettings {

@@ -20,7 +20,7 @@ export interface ApiRequest {
 	/**
 	 * Path template below the credential's base URL: literal segments and `{name}` placeholders,
 	 * e.g. `/payment-links/publish/{id}`. Values go in `pathParams`; they are checked and encoded
-	 * by the one path builder (shared/paths.ts), never pasted into the template.
+	 * by the one path builder (transport/paths.ts), never pasted into the template.
 	 */
 	path: string;
 	pathParams?: Record<string, PathValue>;

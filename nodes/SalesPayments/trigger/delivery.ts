@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { isPlainObject } from '../SalesPayments/shared/records';
-import { normalizeEventKind } from '../SalesPayments/shared/webhooks';
+import { isPlainObject } from '../transport/records';
+import { normalizeEventKind } from '../fields/webhooks';
 import { SECRET_HEADER, triggerData } from './ownership';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { ID_PATTERN } from '../SalesPayments/shared/paths';
+import { ID_PATTERN } from '../transport/paths';
 
 /**
  * What the trigger may call its own on the platform. A webhook is this node's own only when

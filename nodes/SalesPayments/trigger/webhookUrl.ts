@@ -1,7 +1,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DATA_CREDENTIAL, getCachedCredentials, serviceUrl } from '../SalesPayments/shared/credentials';
+import { DATA_CREDENTIAL, getCachedCredentials, serviceUrl } from '../transport/credentials';
 
 /**
  * Behind a proxy or in Docker, n8n often believes its own address is http://localhost:5678/ and

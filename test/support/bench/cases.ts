@@ -151,7 +151,7 @@ async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number)
 
 function defaultPageSizeOf(packageDir: string): number {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(packageDir, 'dist/nodes/SalesPayments/shared/pagination.js')) as { DEFAULT_PAGE_SIZE: number })
+	return (require(path.join(packageDir, 'dist/nodes/SalesPayments/lists/pagination.js')) as { DEFAULT_PAGE_SIZE: number })
 		.DEFAULT_PAGE_SIZE;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { EVENTS } from '../../../nodes/SalesPaymentsPollingTrigger/events';
+import { EVENTS } from '../../../nodes/SalesPayments/polling/events';
 import type { JsonObject } from '../simulator/core';
 import type { PolledCollection } from '../simulator/routes/records';
 import type { pollingSetup } from './polling';

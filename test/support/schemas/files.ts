@@ -35,7 +35,7 @@ function isNumber(schema: JsonSchema): boolean {
 }
 
 /**
- * Add Decimal Amounts (shared/simplify.ts) at every depth: next to each `...InCents` number its
+ * Add Decimal Amounts (fields/simplify.ts) at every depth: next to each `...InCents` number its
  * decimal under the name without "InCents", or `<name>Decimal` where the record uses that name.
  */
 export function withDecimals(schema: JsonSchema): JsonSchema {

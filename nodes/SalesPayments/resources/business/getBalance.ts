@@ -1,6 +1,6 @@
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const getBalance: OperationDef = {
 	value: 'getBalance',

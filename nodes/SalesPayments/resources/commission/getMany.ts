@@ -1,8 +1,8 @@
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { field } from '../../shared/fields';
-import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { field } from '../../fields/fields';
+import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.date('initialDate', 'Date From', 'Only commissions created at or after this moment'),

@@ -1,8 +1,8 @@
-import { customerLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import type { OperationDef } from '../../shared/types';
+import { customerLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import type { OperationDef } from '../../fields/types';
 import { CUSTOMER_ID, explainCustomerNotFound } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const deleteCustomer: OperationDef = {
 	value: 'delete',

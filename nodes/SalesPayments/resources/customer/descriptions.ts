@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { addressProperty, documentProperty, phoneProperty } from '../../shared/contact';
-import { extraFieldsOption } from '../../shared/records';
+import { addressProperty, documentProperty, phoneProperty } from '../../fields/contact';
+import { extraFieldsOption } from '../../transport/records';
 
 const nameProperty: INodeProperties = {
 	displayName: 'Name',

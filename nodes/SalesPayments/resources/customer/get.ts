@@ -1,9 +1,9 @@
-import { customerLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { recordOf } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { customerLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { recordOf } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { CUSTOMER_ID, explainCustomerNotFound } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const get: OperationDef = {
 	value: 'get',

@@ -1,6 +1,6 @@
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { field } from '../../shared/fields';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { field } from '../../fields/fields';
 import {
 	checkRanges,
 	CREATED_UPDATED_QUERY_KEYS,
@@ -8,8 +8,8 @@ import {
 	filterCollection,
 	readFilters,
 	toQuery,
-} from '../../shared/filters';
-import { ENDPOINTS } from '../../shared/endpoints';
+} from '../../lists/filters';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.email('email', 'Email', 'Only the customer with this email address'),

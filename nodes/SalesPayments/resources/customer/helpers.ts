@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readContactGroups } from '../../shared/contact';
-import { notFound } from '../../shared/errors';
-import type { RecordId } from '../../shared/recordRequest';
-import { mergeBody } from '../../shared/records';
-import { checkEmail, optionalText, parseJsonObject } from '../../shared/validation';
+import { readContactGroups } from '../../fields/contact';
+import { notFound } from '../../transport/errors';
+import type { RecordId } from '../../fields/recordRequest';
+import { mergeBody } from '../../transport/records';
+import { checkEmail, optionalText, parseJsonObject } from '../../fields/validation';
 
 /**
  * The customer body from a collection's value (plus Name/Email read by the caller): the buyer

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import { runCache } from '../../shared/cache';
-import { getCachedCredentials, IDENTITY_CREDENTIAL, serviceUrl } from '../../shared/credentials';
-import type { PlatformError } from '../../shared/errors';
-import { fieldError } from '../../shared/errors';
-import { apiRequest } from '../../shared/transport';
-import { optionalText, requireString } from '../../shared/validation';
+import { runCache } from '../../transport/cache';
+import { getCachedCredentials, IDENTITY_CREDENTIAL, serviceUrl } from '../../transport/credentials';
+import type { PlatformError } from '../../transport/errors';
+import { fieldError } from '../../transport/errors';
+import { apiRequest } from '../../transport/transport';
+import { optionalText, requireString } from '../../fields/validation';
 import { ACCESS_TOKEN_HINT } from './descriptions';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 /**
  * What the Identity operations share: the credential checks, the one request helper (headers

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { approveDevice } from './approveDevice';
 import { refreshToken } from './refreshToken';
 import { registerDevice } from './registerDevice';

@@ -1,8 +1,8 @@
-import type { OperationDef } from '../../shared/types';
-import { requireString } from '../../shared/validation';
+import type { OperationDef } from '../../fields/types';
+import { requireString } from '../../fields/validation';
 import { accessTokenField } from './descriptions';
 import { accessTokenFor, identityRequest } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const registerDevice: OperationDef = {
 	value: 'registerDevice',

@@ -1,7 +1,7 @@
-import type { OperationDef } from '../../shared/types';
+import type { OperationDef } from '../../fields/types';
 import { accessTokenField } from './descriptions';
 import { accessTokenFor, identityRequest } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const requestEmailOtp: OperationDef = {
 	value: 'requestEmailOtp',

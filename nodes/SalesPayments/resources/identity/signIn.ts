@@ -1,4 +1,4 @@
-import type { OperationDef } from '../../shared/types';
+import type { OperationDef } from '../../fields/types';
 import { signInWithCredential } from './helpers';
 
 export const signIn: OperationDef = {

@@ -1,7 +1,7 @@
-import type { OperationDef } from '../../shared/types';
+import type { OperationDef } from '../../fields/types';
 import { accessTokenField, codeField } from './descriptions';
 import { accessTokenFor, identityRequest, requireCode } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const validateAccount: OperationDef = {
 	value: 'validateAccount',

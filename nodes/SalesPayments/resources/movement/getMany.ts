@@ -1,13 +1,13 @@
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-import { fieldError } from '../../shared/errors';
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../shared/lists';
-import { field } from '../../shared/fields';
-import { checkRanges, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../shared/filters';
-import { checkOneOf } from '../../shared/validation';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { fieldError } from '../../transport/errors';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../lists/lists';
+import { field } from '../../fields/fields';
+import { checkRanges, filterCollection, readFilters, DATE_AND_VALUE_RANGES } from '../../lists/filters';
+import { checkOneOf } from '../../fields/validation';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.date('initialDate', 'Date From', 'Only movements made at or after this moment'),

@@ -1,8 +1,8 @@
-import { productLocator } from '../../shared/locators';
-import { listAll, listProperties } from '../../shared/lists';
-import type { OperationDef } from '../../shared/types';
-import { requireId } from '../../shared/validation';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { productLocator } from '../../fields/locators';
+import { listAll, listProperties } from '../../lists/lists';
+import type { OperationDef } from '../../fields/types';
+import { requireId } from '../../fields/validation';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',

@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { getMany } from './getMany';
 
 export const offer: ResourceDef = {

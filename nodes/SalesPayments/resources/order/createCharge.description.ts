@@ -1,8 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { addressProperty, deliveryAddressProperty, documentProperty, phoneProperty } from '../../shared/contact';
-import { customerLocator, paymentLinkLocator } from '../../shared/locators';
-import { extraFieldsOption, fieldsCollection, noticeField } from '../../shared/records';
+import { addressProperty, deliveryAddressProperty, documentProperty, phoneProperty } from '../../fields/contact';
+import { customerLocator, paymentLinkLocator } from '../../fields/locators';
+import { extraFieldsOption, fieldsCollection, noticeField } from '../../transport/records';
 
 /**
  * The fields of Order > Create Charge (spec part 2, "Charge request"). Parameter names are those

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readContactGroups } from '../../shared/contact';
-import { businessIdOf } from '../../shared/credentials';
-import { fieldError } from '../../shared/errors';
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { fixedList, fixedValues, mergeBody } from '../../shared/records';
+import { readContactGroups } from '../../fields/contact';
+import { businessIdOf } from '../../transport/credentials';
+import { fieldError } from '../../transport/errors';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { fixedList, fixedValues, mergeBody } from '../../transport/records';
 import {
 	checkCents,
 	checkEmail,
@@ -16,9 +16,9 @@ import {
 	optionalText as text,
 	parseJsonObject,
 	requireString,
-} from '../../shared/validation';
+} from '../../fields/validation';
 import { createChargeProperties, NON_CARD_METHODS } from './createCharge.description';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 /**
  * The item's payment link: a resource locator (From list / By ID), or the plain text that

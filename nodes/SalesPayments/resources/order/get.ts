@@ -1,8 +1,8 @@
-import { notFound } from '../../shared/errors';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { pick, simplifyField } from '../../shared/simplify';
-import type { OperationDef } from '../../shared/types';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { notFound } from '../../transport/errors';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { pick, simplifyField } from '../../fields/simplify';
+import type { OperationDef } from '../../fields/types';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 /** The order fields most workflows use; Simplify leaves out the status history and coupon. */
 export const ORDER_SIMPLE_FIELDS = ['id', 'status', 'date', 'paidAt', 'orderBuyer', 'items', 'payments'] as const;

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { fieldsCollection, recordOf } from '../../shared/records';
-import { checkCents, requireString } from '../../shared/validation';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { fieldsCollection, recordOf } from '../../transport/records';
+import { checkCents, requireString } from '../../fields/validation';
 import { createOptions, createRequiredProperties } from './descriptions';
 import { readLinkBody } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',

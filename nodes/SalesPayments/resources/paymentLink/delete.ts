@@ -1,9 +1,9 @@
-import { paymentLinkLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { resultOr } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { paymentLinkLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { resultOr } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { explainLinkNotFound, LINK_ID } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const deletePaymentLink: OperationDef = {
 	value: 'delete',

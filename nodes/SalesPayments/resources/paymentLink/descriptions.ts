@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../../shared/fields';
-import { field } from '../../shared/fields';
-import { extraFieldsOption } from '../../shared/records';
+import type { Field } from '../../fields/fields';
+import { field } from '../../fields/fields';
+import { extraFieldsOption } from '../../transport/records';
 
 /**
- * The payment link's body fields (spec part 2): each n8n field, with its kind (shared/fields.ts),
+ * The payment link's body fields (spec part 2): each n8n field, with its kind (fields/fields.ts),
  * and where it goes in the request body (`preference.*`, `paymentConfiguration.*` ...).
  */
 export interface LinkField extends Field {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Explain } from '../../shared/errors';
-import { fieldError, notFound } from '../../shared/errors';
-import type { Endpoint } from '../../shared/endpoints';
-import type { RecordId } from '../../shared/recordRequest';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { fixedList, fixedValues, mergeBody, recordOf, resultOr, setPath } from '../../shared/records';
-import { readField } from '../../shared/fields';
-import { checkCents, checkInteger, checkNumber, parseJsonObject } from '../../shared/validation';
+import type { Explain } from '../../transport/errors';
+import { fieldError, notFound } from '../../transport/errors';
+import type { Endpoint } from '../../transport/endpoints';
+import type { RecordId } from '../../fields/recordRequest';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { fixedList, fixedValues, mergeBody, recordOf, resultOr, setPath } from '../../transport/records';
+import { readField } from '../../fields/fields';
+import { checkCents, checkInteger, checkNumber, parseJsonObject } from '../../fields/validation';
 import { commonFields, createOnlyFields, nameField, updateOnlyFields, valueInCents } from './descriptions';
 
 function readInstallmentOptions(ctx: IExecuteFunctions, value: unknown, i: number): IDataObject[] {

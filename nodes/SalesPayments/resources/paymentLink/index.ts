@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { create } from './create';
 import { deletePaymentLink } from './delete';
 import { get } from './get';

@@ -1,7 +1,7 @@
-import { paymentLinkLocator } from '../../shared/locators';
-import type { OperationDef } from '../../shared/types';
+import { paymentLinkLocator } from '../../fields/locators';
+import type { OperationDef } from '../../fields/types';
 import { setLinkState } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const publish: OperationDef = {
 	value: 'publish',

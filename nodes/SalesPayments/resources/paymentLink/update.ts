@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { paymentLinkLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { fieldsCollection } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { paymentLinkLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { fieldsCollection } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { updateOptions } from './descriptions';
 import { explainLinkRefusal, LINK_ID, readLinkBody } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const explainUpdateRefusal = explainLinkRefusal('changing its fields');
 

@@ -1,13 +1,13 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldError } from '../../shared/errors';
-import { paymentLinkLocator } from '../../shared/locators';
-import type { OperationDef } from '../../shared/types';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { isPlainObject, recordOf } from '../../shared/records';
-import { optionalText } from '../../shared/validation';
+import { fieldError } from '../../transport/errors';
+import { paymentLinkLocator } from '../../fields/locators';
+import type { OperationDef } from '../../fields/types';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { isPlainObject, recordOf } from '../../transport/records';
+import { optionalText } from '../../fields/validation';
 import { explainLinkRefusal, LINK_ID } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 /** The image formats the platform accepts (spec 4.8 and part 8): PNG, JPEG or JPG. */
 const FORMATS = [

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { fieldsCollection, recordOf } from '../../shared/records';
-import { requireString } from '../../shared/validation';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { fieldsCollection, recordOf } from '../../transport/records';
+import { requireString } from '../../fields/validation';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { readPixelBody } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { extraFieldsOption } from '../../shared/records';
+import { extraFieldsOption } from '../../transport/records';
 
 /**
  * Pixel bodies are not shown in the spec (4.9): the node sends the platform (Google or Meta),

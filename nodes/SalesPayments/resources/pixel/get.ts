@@ -1,9 +1,9 @@
-import { pixelLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { recordOf } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { pixelLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { recordOf } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { explainPixelNotFound, PIXEL_ID } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const get: OperationDef = {
 	value: 'get',

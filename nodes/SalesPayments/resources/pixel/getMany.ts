@@ -1,6 +1,6 @@
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const getMany: OperationDef = {
 	value: 'getMany',

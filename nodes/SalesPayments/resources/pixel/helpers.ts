@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { notFound } from '../../shared/errors';
-import type { RecordId } from '../../shared/recordRequest';
-import { mergeBody } from '../../shared/records';
-import { checkOneOf, optionalText, parseJsonObject } from '../../shared/validation';
+import { notFound } from '../../transport/errors';
+import type { RecordId } from '../../fields/recordRequest';
+import { mergeBody } from '../../transport/records';
+import { checkOneOf, optionalText, parseJsonObject } from '../../fields/validation';
 
 export const PLATFORMS = ['google', 'meta'] as const;
 

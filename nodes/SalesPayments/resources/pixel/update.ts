@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { pixelLocator } from '../../shared/locators';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { fieldsCollection, recordOf } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { pixelLocator } from '../../fields/locators';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { fieldsCollection, recordOf } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { extraOption, nameProperty, platformProperty, trackingIdProperty } from './descriptions';
 import { explainPixelNotFound, PIXEL_ID, readPixelBody } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const update: OperationDef = {
 	value: 'update',

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { field } from '../../shared/fields';
-import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
-import { PRODUCT_STATUS_OPTIONS, PRODUCT_TYPE_OPTIONS } from '../../shared/values';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { field } from '../../fields/fields';
+import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
+import { PRODUCT_STATUS_OPTIONS, PRODUCT_TYPE_OPTIONS } from '../../fields/values';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.option('status', 'Status', PRODUCT_STATUS_OPTIONS, 'Only products in this status'),

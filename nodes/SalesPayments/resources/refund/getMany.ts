@@ -1,7 +1,7 @@
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { pick, simplifyField } from '../../shared/simplify';
-import { field } from '../../shared/fields';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { pick, simplifyField } from '../../fields/simplify';
+import { field } from '../../fields/fields';
 import {
 	checkRanges,
 	CREATED_UPDATED_QUERY_KEYS,
@@ -10,8 +10,8 @@ import {
 	readFilters,
 	sortDirectionField,
 	toQuery,
-} from '../../shared/filters';
-import { ENDPOINTS } from '../../shared/endpoints';
+} from '../../lists/filters';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 /** The fields of a refund request most workflows use. */
 export const REFUND_SIMPLE_FIELDS = [

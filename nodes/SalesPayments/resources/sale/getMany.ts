@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { field } from '../../shared/fields';
-import { checkRanges, filterCollection, readFilters } from '../../shared/filters';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { field } from '../../fields/fields';
+import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.date('initialDate', 'Date From', 'Only sales made at or after this moment'),

@@ -1,10 +1,10 @@
-import { subscriptionLocator } from '../../shared/locators';
-import { notFound } from '../../shared/errors';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { simplifyField } from '../../shared/simplify';
-import type { OperationDef } from '../../shared/types';
+import { subscriptionLocator } from '../../fields/locators';
+import { notFound } from '../../transport/errors';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { simplifyField } from '../../fields/simplify';
+import type { OperationDef } from '../../fields/types';
 import { simplifySubscription } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const explainSubscriptionNotFound = notFound('subscription');
 

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { simplifyField } from '../../shared/simplify';
-import { field } from '../../shared/fields';
-import { sortDirectionField, sortedFilterList } from '../../shared/filters';
-import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../shared/values';
+import type { OperationDef } from '../../fields/types';
+import { simplifyField } from '../../fields/simplify';
+import { field } from '../../fields/fields';
+import { sortDirectionField, sortedFilterList } from '../../lists/filters';
+import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../fields/values';
 import { simplifySubscription } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.email('email', 'Customer Email', 'Only subscriptions of the customer with this email address'),

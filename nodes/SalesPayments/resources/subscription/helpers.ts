@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/records';
+import { isPlainObject } from '../../transport/records';
 
 function obj(value: unknown): IDataObject {
 	return isPlainObject(value) ? value : {};

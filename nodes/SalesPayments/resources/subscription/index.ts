@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { get } from './get';
 import { getMany } from './getMany';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { extraFieldsOption, fieldsCollection } from '../../shared/records';
+import { extraFieldsOption, fieldsCollection } from '../../transport/records';
 
 /**
  * Voucher request and response bodies are not shown in the spec (4.10). Vouchers belong to a

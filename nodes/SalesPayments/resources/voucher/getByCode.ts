@@ -1,8 +1,8 @@
-import { notFound } from '../../shared/errors';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { recordOf } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { notFound } from '../../transport/errors';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { recordOf } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const explainCodeNotFound = notFound('voucher', 'code');
 

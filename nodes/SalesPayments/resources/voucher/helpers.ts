@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Endpoint } from '../../shared/endpoints';
-import type { Explain, PlatformError } from '../../shared/errors';
-import { notFound } from '../../shared/errors';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { recordOf } from '../../shared/records';
-import { parseJsonObject } from '../../shared/validation';
+import type { Endpoint } from '../../transport/endpoints';
+import type { Explain, PlatformError } from '../../transport/errors';
+import { notFound } from '../../transport/errors';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { recordOf } from '../../transport/records';
+import { parseJsonObject } from '../../fields/validation';
 
 const voucherNotFound = notFound('voucher');
 

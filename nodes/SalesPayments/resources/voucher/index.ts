@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { cancelRedemption } from './cancelRedemption';
 import { getByCode } from './getByCode';
 import { redeem } from './redeem';

@@ -1,8 +1,8 @@
-import { noticeField } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
+import { noticeField } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
 import { additionalFieldsProperty, voucherIdProperty } from './descriptions';
 import { changeRedemption, explainRedeem } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const redeem: OperationDef = {
 	value: 'redeem',

@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fieldsCollection } from '../../shared/records';
+import { fieldsCollection } from '../../transport/records';
 
-import { businessIdOf } from '../../shared/credentials';
-import type { OperationDef } from '../../shared/types';
-import { apiRequest } from '../../shared/transport';
-import { requireString } from '../../shared/validation';
-import { checkEvents, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
+import { businessIdOf } from '../../transport/credentials';
+import type { OperationDef } from '../../fields/types';
+import { apiRequest } from '../../transport/transport';
+import { requireString } from '../../fields/validation';
+import { checkEvents, notifyOnFailFields, readNotifyOnFail } from '../../fields/webhooks';
 import { businessIdOverrideField, dispatchersField, eventsField } from './descriptions';
 import { readDispatchers } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const create: OperationDef = {
 	value: 'create',

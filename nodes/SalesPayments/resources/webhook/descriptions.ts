@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { webhookLocator } from '../../shared/locators';
-import { eventsProperty } from '../../shared/webhooks';
+import { webhookLocator } from '../../fields/locators';
+import { eventsProperty } from '../../fields/webhooks';
 
 /** The webhook a single-webhook operation acts on: From list or By ID. */
 export const webhookIdField: INodeProperties = webhookLocator('The webhook to act on');

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationDef } from '../../shared/types';
-import { listAll, listProperties } from '../../shared/lists';
-import { businessIdOf } from '../../shared/credentials';
-import { field, fieldOf } from '../../shared/fields';
-import { convertFilters, filterCollection } from '../../shared/filters';
-import { eventsProperty, WEBHOOK_STATUS_OPTIONS } from '../../shared/webhooks';
+import type { OperationDef } from '../../fields/types';
+import { listAll, listProperties } from '../../lists/lists';
+import { businessIdOf } from '../../transport/credentials';
+import { field, fieldOf } from '../../fields/fields';
+import { convertFilters, filterCollection } from '../../lists/filters';
+import { eventsProperty, WEBHOOK_STATUS_OPTIONS } from '../../fields/webhooks';
 import { businessIdOverrideField } from './descriptions';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	fieldOf('text', businessIdOverrideField),

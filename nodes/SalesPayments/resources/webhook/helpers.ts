@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { fieldError } from '../../shared/errors';
-import type { RecordId, RecordRequest } from '../../shared/recordRequest';
-import { requestOnRecord } from '../../shared/recordRequest';
-import { resultOr } from '../../shared/records';
-import { checkOneOf } from '../../shared/validation';
+import { fieldError } from '../../transport/errors';
+import type { RecordId, RecordRequest } from '../../fields/recordRequest';
+import { requestOnRecord } from '../../fields/recordRequest';
+import { resultOr } from '../../transport/records';
+import { checkOneOf } from '../../fields/validation';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

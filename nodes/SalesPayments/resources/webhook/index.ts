@@ -1,4 +1,4 @@
-import type { ResourceDef } from '../../shared/types';
+import type { ResourceDef } from '../../fields/types';
 import { activate } from './activate';
 import { create } from './create';
 import { deactivate } from './deactivate';

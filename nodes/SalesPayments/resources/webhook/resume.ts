@@ -1,7 +1,7 @@
-import type { OperationDef } from '../../shared/types';
+import type { OperationDef } from '../../fields/types';
 import { webhookIdField } from './descriptions';
 import { requestOnWebhook } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const resume: OperationDef = {
 	value: 'resume',

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkEvents, eventsProperty, notifyOnFailFields, readNotifyOnFail } from '../../shared/webhooks';
-import { extraFieldsOption, fieldsCollection } from '../../shared/records';
-import type { OperationDef } from '../../shared/types';
-import { parseJsonObject } from '../../shared/validation';
+import { checkEvents, eventsProperty, notifyOnFailFields, readNotifyOnFail } from '../../fields/webhooks';
+import { extraFieldsOption, fieldsCollection } from '../../transport/records';
+import type { OperationDef } from '../../fields/types';
+import { parseJsonObject } from '../../fields/validation';
 import { dispatchersField, webhookIdField } from './descriptions';
 import { readDispatchers, requestOnWebhook } from './helpers';
-import { ENDPOINTS } from '../../shared/endpoints';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 export const update: OperationDef = {
 	value: 'update',

@@ -1,7 +1,7 @@
-import type { OperationDef } from '../../shared/types';
-import { field } from '../../shared/fields';
-import { sortDirectionField, sortedFilterList } from '../../shared/filters';
-import { ENDPOINTS } from '../../shared/endpoints';
+import type { OperationDef } from '../../fields/types';
+import { field } from '../../fields/fields';
+import { sortDirectionField, sortedFilterList } from '../../lists/filters';
+import { ENDPOINTS } from '../../transport/endpoints';
 
 const filterFields = [
 	field.date('initialDate', 'Date From', 'Only withdraw requests made at or after this moment'),
