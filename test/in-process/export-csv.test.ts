@@ -7,9 +7,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { readBinary, useBinaryMode } from '../support/harness/binary';
+import { useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { parseCsv } from '../support/helpers/csv';
+import { exportCustomersOf2030 } from '../support/helpers/export';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';
 
@@ -64,21 +65,9 @@ afterAll(async () => {
 });
 
 async function exportCustomers(extra: INodeParameters) {
-	const { items, error } = await runNode(
-		{
-			parameters: {
-				resource: 'customer',
-				operation: 'getMany',
-				returnAll: true,
-				filters: { createdAfter: '2030-01-01T00:00:00Z' },
-				pagination: { pageSize: 3 },
-				...extra,
-			},
-		},
-		{ credentials: dataCredentials(sim()) },
-	);
+	const { items, error, bytes } = await exportCustomersOf2030(sim(), extra);
 	expect(error).toBeUndefined();
-	return { items, text: items[0]?.binary ? (await readBinary(items[0].binary.data)).toString('utf8') : '' };
+	return { items, text: bytes.toString('utf8') };
 }
 
 describe('CSV of hostile and unusual values', () => {

@@ -19,6 +19,7 @@ import type { BinaryMode } from '../support/harness/binary';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { parseCsv } from '../support/helpers/csv';
+import { exportCustomersOf2030 } from '../support/helpers/export';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { HOSTILE_NAMES, seedHostileCustomers } from '../support/helpers/hostile';
 import { readXlsx } from '../support/helpers/xlsx';
@@ -37,22 +38,10 @@ afterAll(async () => {
 });
 
 async function exportCustomers(extra: INodeParameters) {
-	const { items, error } = await runNode(
-		{
-			parameters: {
-				resource: 'customer',
-				operation: 'getMany',
-				returnAll: true,
-				filters: { createdAfter: '2030-01-01T00:00:00Z' },
-				pagination: { pageSize: 3 },
-				...extra,
-			},
-		},
-		{ credentials: dataCredentials(sim()) },
-	);
+	const { items, error, file, bytes } = await exportCustomersOf2030(sim(), extra);
 	expect(error).toBeUndefined();
 	expect(items).toHaveLength(1);
-	return { json: items[0].json, file: items[0].binary!.data, bytes: await readBinary(items[0].binary!.data) };
+	return { json: items[0].json, file: file!, bytes };
 }
 
 /** A typed cell as the CSV writes its text. */

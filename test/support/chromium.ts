@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 
 import type { Log } from './progress';
-import { aptWatcher, runStep, toStderr } from './progress';
+import { aptInstall, toStderr } from './progress';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'];
 /** Why the global setup found no browser, for the test's skip message (set in the same process, or inherited by jest's workers). */
@@ -52,22 +52,8 @@ async function findOrInstall(log: Log): Promise<{ path?: string; reason?: string
 		"[chromium] the editor test needs a browser: installing Debian's chromium package with apt-get, as root (once; " +
 			'set CHROMIUM_PATH to use your own browser, or SP_NO_BROWSER_INSTALL=1 to skip the editor test)',
 	);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const update = await runStep('chromium', 'apt-get update: reading the package lists', 'apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
-		env,
-		timeoutMs: 5 * 60_000,
-		log,
-		watcher: aptWatcher(),
-	});
-	if (update.code !== 0) return { reason: `apt-get update failed: ${update.stderr.trim().split('\n').pop()}` };
-	const install = await runStep(
-		'chromium',
-		'apt-get install chromium',
-		'apt-get',
-		['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', 'chromium'],
-		{ env, timeoutMs: 15 * 60_000, log, watcher: aptWatcher() },
-	);
-	if (install.code !== 0) return { reason: `apt-get install chromium failed: ${install.stderr.trim().split('\n').pop()}` };
+	const failed = await aptInstall('chromium', 'chromium', 15 * 60_000, log);
+	if (failed) return { reason: failed };
 	const installed = findChromium();
 	return installed ? { path: installed } : { reason: 'apt-get install chromium left no chromium binary' };
 }

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import type { Log } from './progress';
-import { aptWatcher, runStep, toStderr } from './progress';
+import { aptInstall, toStderr } from './progress';
 
 const CANDIDATES = ['/usr/bin/soffice', '/usr/bin/libreoffice', '/usr/lib/libreoffice/program/soffice'];
 export const SKIP_VARIABLE = 'SP_SKIP_LIBREOFFICE';
@@ -55,22 +55,8 @@ async function findOrInstall(log: Log): Promise<{ path?: string; reason?: string
 		"[libreoffice] the .xlsx round trip needs LibreOffice Calc: installing Debian's libreoffice-calc-nogui package with apt-get, as root " +
 			`(once, a few minutes; set SOFFICE_PATH to use your own, or ${SKIP_VARIABLE}=1 to skip the test)`,
 	);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const update = await runStep('libreoffice', 'apt-get update: reading the package lists', 'apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
-		env,
-		timeoutMs: 5 * 60_000,
-		log,
-		watcher: aptWatcher(),
-	});
-	if (update.code !== 0) return { reason: `apt-get update failed: ${update.stderr.trim().split('\n').pop()}` };
-	const install = await runStep(
-		'libreoffice',
-		'apt-get install libreoffice-calc-nogui',
-		'apt-get',
-		['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', 'libreoffice-calc-nogui'],
-		{ env, timeoutMs: 20 * 60_000, log, watcher: aptWatcher() },
-	);
-	if (install.code !== 0) return { reason: `apt-get install libreoffice-calc-nogui failed: ${install.stderr.trim().split('\n').pop()}` };
+	const failed = await aptInstall('libreoffice', 'libreoffice-calc-nogui', 20 * 60_000, log);
+	if (failed) return { reason: failed };
 	const installed = findSoffice();
 	return installed ? { path: installed } : { reason: 'apt-get install libreoffice-calc-nogui left no soffice binary' };
 }

@@ -235,3 +235,26 @@ export function withFolderSize(watcher: Watcher, dir: string, expectedMb?: numbe
 		status: () => `${watcher.status()}; ${folderMb(dir)}${expectedMb ? ` of about ${expectedMb}` : ''} MB in ${dir}`,
 	};
 }
+
+/**
+ * Installs one of Debian's packages with apt-get (update, then install without recommends), as
+ * root, with progress lines under `tag`. Returns why it could not, or nothing when it did.
+ */
+export async function aptInstall(tag: string, pkg: string, installTimeoutMs: number, log: Log): Promise<string | undefined> {
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const update = await runStep(tag, 'apt-get update: reading the package lists', 'apt-get', ['update', '-o', 'DPkg::Lock::Timeout=300'], {
+		env,
+		timeoutMs: 5 * 60_000,
+		log,
+		watcher: aptWatcher(),
+	});
+	if (update.code !== 0) return `apt-get update failed: ${update.stderr.trim().split('\n').pop()}`;
+	const install = await runStep(tag, `apt-get install ${pkg}`, 'apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=300', pkg], {
+		env,
+		timeoutMs: installTimeoutMs,
+		log,
+		watcher: aptWatcher(),
+	});
+	if (install.code !== 0) return `apt-get install ${pkg} failed: ${install.stderr.trim().split('\n').pop()}`;
+	return undefined;
+}
