@@ -61,10 +61,14 @@ export function isPlainNumber(text: string): boolean {
  * (or the whole text) that is a plain number in either decimal notation is left as is.
  */
 export function neutralize(text: string, delimiter: Delimiter = ','): string {
-	if (text === '' || isPlainNumber(text)) return text;
+	if (text === '') return text;
+	const startsFormula = FORMULA_START.has(text.charCodeAt(0));
+	// Most texts neither start a formula nor hold another locale's delimiter: one native scan says so.
+	if (!startsFormula && !OTHER_DELIMITERS[delimiter].test(text)) return text;
+	if (isPlainNumber(text)) return text;
 	const own = delimiter.charCodeAt(0);
 	// The text's start: its first character, as the file's own reader reads the cell exactly.
-	let out = FORMULA_START.has(text.charCodeAt(0)) ? "'" : '';
+	let out = startsFormula ? "'" : '';
 	let kept = 0;
 	for (let k = 0; k < text.length; k++) {
 		if (!isOtherDelimiter(text.charCodeAt(k), own)) continue;
@@ -80,6 +84,9 @@ export function neutralize(text: string, delimiter: Delimiter = ','): string {
 	}
 	return out + text.slice(kept);
 }
+
+/** For each file delimiter, the other locales' delimiters (`,` `;` tab). */
+const OTHER_DELIMITERS: Record<Delimiter, RegExp> = { ',': /[;\t]/, ';': /[,\t]/, '\t': /[,;]/ };
 
 /** `,` `;` or tab, when it is not the file's own delimiter (which quoting protects). */
 function isOtherDelimiter(c: number, own: number): boolean {
