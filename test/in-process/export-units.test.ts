@@ -203,12 +203,36 @@ describe('XlsxWriter and its ZIP', () => {
 		expect(crc32(Buffer.alloc(0))).toBe(0);
 	});
 
+	it('CRC-32 as the bit-by-bit definition gives it, at every byte offset and length (the 16-byte steps and the byte-wise ends)', () => {
+		const reference = (bytes: Uint8Array) => {
+			let c = 0xffffffff;
+			for (const byte of bytes) {
+				c ^= byte;
+				for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+			}
+			return ~c >>> 0;
+		};
+		const data = Buffer.alloc(300);
+		for (let k = 0; k < data.length; k++) data[k] = (k * 151 + 7) & 0xff;
+		for (let offset = 0; offset < 8; offset++) {
+			for (let length = 0; length <= 70; length++) {
+				const bytes = data.subarray(offset, offset + length);
+				expect(crc32(bytes)).toBe(reference(bytes));
+			}
+			// Continued across pieces cut at odd places.
+			const whole = data.subarray(offset);
+			expect(crc32(whole.subarray(37), crc32(whole.subarray(5, 37), crc32(whole.subarray(0, 5))))).toBe(reference(whole));
+		}
+	});
+
 	it('column letters and XML text escapes (markup, characters XML cannot hold, a literal _xHHHH_)', () => {
 		expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
 		expect(xmlText('a<b>&c')).toBe('a&lt;b&gt;&amp;c');
 		expect(xmlText('\u0000x\r\n\t\u001f')).toBe('_x0000_x_x000D_\n\t_x001F_');
 		expect(xmlText('_x0041_ and _xZZZZ_')).toBe('_x005F_x0041_ and _xZZZZ_');
 		expect(xmlText('😀 \uD800 \uFFFE')).toBe('😀 _xD800_ _xFFFE_');
+		// Texts that need nothing (the quick check), also with _ or DEL.
+		for (const text of ['Zoë – 東京 😀', 'a_b x_x41_', 'tab\tand\nline', '\u007f', '"quoted" \'single\' =1+2']) expect(xmlText(text)).toBe(text);
 	});
 
 	it('starts a new sheet, header repeated, when a sheet is full', async () => {
@@ -221,6 +245,42 @@ describe('XlsxWriter and its ZIP', () => {
 			['Vendas (3)', 1, [['id', 'n', '_extraFields'], ['r4', 4]]],
 		]);
 		expect(writer.summary().sheets).toEqual(['Vendas', 'Vendas (2)', 'Vendas (3)']);
+	});
+
+	it('rows with gaps: a cell keeps its reference only after a skipped (empty) cell, the row\'s first cell always; every value in its column', async () => {
+		const width = 30;
+		const name = (k: number) => `f${String(k).padStart(2, '0')}`;
+		const full = Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k % 3 === 0 ? k : `v${k}`]));
+		const records: IDataObject[] = [
+			full,
+			// The first column empty, gaps of one and of several, a late column (AC) after a gap.
+			{ ...full, f00: null, f02: '', f05: undefined, f06: null, f07: null, f27: '' },
+			// Only the last column.
+			Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k === width - 1 ? 'last' : null])),
+			// No cell at all.
+			Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), ''])),
+			// A late field (the next page): `_extraFields` after the empty ones.
+			{ ...Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k === 1 ? 'b' : undefined])), late: true },
+		];
+		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false });
+		const file = xlsxOf(writer, [records.slice(0, -1), records.slice(-1)]);
+		const [sheet] = await readXlsx(file);
+		const expected = records.map((record) => [
+			...Array.from({ length: width }, (_, k) => (record[name(k)] === '' || record[name(k)] === null ? undefined : record[name(k)])),
+			record.late === undefined ? undefined : '{"late":true}',
+		]);
+		expect(sheet.rows).toEqual([[...Array.from({ length: width }, (_, k) => name(k)), '_extraFields'], ...expected]);
+		// The sheet is stored: its rows are in the file as they are.
+		const xml = /<sheetData>(.*)<\/sheetData>/s.exec(file.toString('utf8'))?.[1] ?? '';
+		const rows = xml.match(/<row [^>]*>.*?<\/row>/g) ?? [];
+		expect(rows).toHaveLength(1 + records.length);
+		const references = rows.map((row) => [...row.matchAll(/<c( r="([A-Z]+)(\d+)")?/g)].map((m) => (m[1] ? `${m[2]}${m[3]}` : '-')));
+		const dashes = (n: number) => Array.from({ length: n }, () => '-');
+		expect(references[1]).toEqual(['A2', ...dashes(width - 1)]);
+		expect(references[2]).toEqual(['B3', 'D3', '-', 'I3', ...dashes(18), 'AC3', '-']);
+		expect(references[3]).toEqual(['AD4']);
+		expect(rows[4]).toBe('<row r="5"></row>');
+		expect(references[5]).toEqual(['B6', 'AE6']);
 	});
 
 	it('an empty list is a workbook with one empty sheet', async () => {

@@ -68,12 +68,19 @@ const NEEDS_ESCAPE = new RegExp(
 );
 
 /**
+ * A text that needs no escape, made only of characters that are safe one by one (not `_`, which
+ * may start a `_xHHHH_`): one anchored class, which V8 runs about three times faster than
+ * NEEDS_ESCAPE's search. Any other text is searched with NEEDS_ESCAPE.
+ */
+const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000-\ufffd]*$/;
+
+/**
  * A text as the content of `<t>`: markup characters as entities, characters XML cannot hold as
  * OOXML's `_xHHHH_` escape (ST_Xstring, as Excel writes them), a literal `_xHHHH_` with its `_`
  * escaped (`_x005F_`).
  */
 export function xmlText(text: string): string {
-	if (!NEEDS_ESCAPE.test(text)) return text;
+	if (PLAIN_TEXT.test(text) || !NEEDS_ESCAPE.test(text)) return text;
 	let out = '';
 	for (let k = 0; k < text.length; k++) {
 		const c = text.charCodeAt(k);
@@ -110,8 +117,6 @@ export class XlsxWriter {
 	private header: string[] = [];
 	private cut = 0;
 	private rows = 0;
-	/** The pieces of the row being written (reused). */
-	private readonly parts: string[] = [];
 
 	constructor(private readonly options: XlsxOptions) {
 		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
@@ -229,25 +234,32 @@ export class XlsxWriter {
 		this.zip.data(this.xml.take(true), out);
 	}
 
+	/**
+	 * One `<row>`. A cell's reference (`r="B7"`) is optional (ECMA-376 18.3.1.4): a cell without
+	 * one is in the column after the previous cell. Empty cells are not written, so a cell keeps
+	 * its reference only after a gap; the row and its first cell always have theirs (exceljs
+	 * places a row by its `r`, and a first cell without one nowhere). A third less XML to write.
+	 */
 	private row(cells: unknown[], style: string): void {
-		// The row's pieces joined once: one flat string a row, not a chain of partial strings.
-		const parts = this.parts;
-		parts.length = 0;
 		const r = String(this.rowNumber++);
-		parts.push('<row r="', r, '">');
+		// One string a row, built by concatenation (joined once when the builder writes it).
+		let xml = `<row r="${r}">`;
+		/** The column a cell without a reference would be in (none before the first cell). */
+		let next = -1;
 		for (let k = 0; k < cells.length; k++) {
 			const value = cells[k];
 			if (value === undefined || value === null || value === '') continue;
-			parts.push('<c r="', this.letters[k], r);
-			if (typeof value === 'number') parts.push('"', style || this.styles[k], '><v>', String(value), '</v></c>');
-			else if (typeof value === 'boolean') parts.push('"', style, ' t="b"><v>', value ? '1' : '0', '</v></c>');
-			else this.textCell(parts, style, typeof value === 'string' ? value : JSON.stringify(value));
+			xml += k === next ? '<c' : `<c r="${this.letters[k]}${r}"`;
+			next = k + 1;
+			if (typeof value === 'number') xml += `${style || this.styles[k]}><v>${String(value)}</v></c>`;
+			else if (typeof value === 'boolean') xml += `${style} t="b"><v>${value ? '1' : '0'}</v></c>`;
+			else xml += this.textCell(style, typeof value === 'string' ? value : JSON.stringify(value));
 		}
-		parts.push('</row>');
-		this.xml.append(parts.join(''));
+		this.xml.append(`${xml}</row>`);
 	}
 
-	private textCell(parts: string[], style: string, text: string): void {
+	/** A text cell after its `<c` and reference. */
+	private textCell(style: string, text: string): string {
 		if (text.length > XLSX_MAX_TEXT) {
 			this.cut++;
 			// Not in the middle of a surrogate pair.
@@ -257,7 +269,7 @@ export class XlsxWriter {
 		const first = text.charCodeAt(0);
 		const last = text.charCodeAt(text.length - 1);
 		const open = first <= 0x20 || last <= 0x20 ? ' t="inlineStr"><is><t xml:space="preserve">' : ' t="inlineStr"><is><t>';
-		parts.push('"', style, open, xmlText(text), '</t></is></c>');
+		return `${style}${open}${xmlText(text)}</t></is></c>`;
 	}
 }
 
