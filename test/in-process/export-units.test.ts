@@ -178,6 +178,32 @@ describe('CsvWriter', () => {
 		const writer = new CsvWriter({ neutralizeFormulas: false });
 		expect(parseCsv(csvOf(writer, [{ f: '=1+1' }]))[1]).toEqual(['=1+1', '']);
 	});
+
+	it('writes every cell as quote(neutralize(text)) gives it, with each delimiter, neutralizing on and off (the quick path for plain cells included)', () => {
+		// Texts made of the characters that matter (quoting, formulas, delimiters, numbers), seeded.
+		const alphabet = ['"', '\r', '\n', ',', ';', '\t', '=', '+', '-', '@', '\u0000', '\u0001', '\u007f', '\u0080', ' ', '1', '.', 'e', 'a', 'é', '😀', "'"];
+		let seed = 7;
+		const random = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed % n;
+		};
+		const texts = Array.from({ length: 3000 }, () => Array.from({ length: random(6) }, () => alphabet[random(alphabet.length)]).join(''));
+		const values: unknown[] = [...texts, 0, -150, 12.5, -1e-7, 1e21, true, false, null, ['a', 1], ''];
+		for (const delimiter of [',', ';', '\t'] as const) {
+			for (const neutralizeFormulas of [true, false]) {
+				const writer = new CsvWriter({ neutralizeFormulas, delimiter, headerRow: false });
+				const text = csvOf(
+					writer,
+					values.map((v) => ({ v, w: 'x' })),
+				);
+				const cell = (value: unknown) => {
+					const plain = value === null ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+					return quote(neutralizeFormulas ? neutralize(plain, delimiter) : plain, delimiter);
+				};
+				expect(text).toBe(values.map((v) => `${cell(v)}${delimiter}x${delimiter}\r\n`).join(''));
+			}
+		}
+	});
 });
 
 describe('XlsxWriter and its ZIP', () => {

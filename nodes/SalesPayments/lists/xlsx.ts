@@ -69,8 +69,9 @@ const NEEDS_ESCAPE = new RegExp(
 
 /**
  * A text that needs no escape, made only of characters that are safe one by one (not `_`, which
- * may start a `_xHHHH_`): one anchored class, which V8 runs about three times faster than
- * NEEDS_ESCAPE's search. Any other text is searched with NEEDS_ESCAPE.
+ * may start a `_xHHHH_`): one anchored class, which V8 runs two to three times faster than
+ * NEEDS_ESCAPE's search. It leaves out DEL (0x7f, safe): V8 runs a class that spans 0x7f-0x80
+ * half as fast (Node 20). Any other text is searched with NEEDS_ESCAPE.
  */
 const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000-\ufffd]*$/;
 
