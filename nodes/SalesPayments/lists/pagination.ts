@@ -72,6 +72,13 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	fromPage?: number;
 	/** A dropdown ends quietly where pages stop making sense, instead of failing. */
 	quietEnd?: boolean;
+	/**
+	 * Whether the consumer reads on after a page that brings this reading to `met` records (Get
+	 * Many, exports: until a bound such as Max Records): the next pages are then requested before
+	 * the page is handed over, so the platform answers while the consumer works. Unset for consumers
+	 * that may stop after any page (the polling trigger, dropdowns): they would pay for a request.
+	 */
+	readAhead?: (met: number) => boolean;
 }
 
 /**
@@ -388,6 +395,19 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				}
 				const end = met >= wanted || more === false || (more === undefined && page.records.length < size);
 				const last = end && !again();
+				// Keep the window of pages in flight full, within the page bound.
+				const fill = async () => {
+					while (inFlight.size < pacer.window && next - pageNo <= maxPages - read && (next === pageNo + 1 || next <= ahead)) {
+						await pacer.ready();
+						pacer.started();
+						const request = fetchPage(this, req, next, size, pacer);
+						// Awaited in order below; a page left behind (the list ended) must not reject unhandled.
+						request.catch(() => undefined);
+						inFlight.set(next++, request);
+					}
+				};
+				// A consumer that reads the whole list: the platform works on the next page while it handles this one.
+				if (!end && req.readAhead?.(met)) await fill();
 				yield { pageNo, size, records, summary: page.summary, pass, met, last, more };
 				if (last) return;
 				if (end) break;
@@ -397,15 +417,7 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 						itemIndex: req.itemIndex,
 					});
 				}
-				// Keep the window of pages in flight full, within the page bound.
-				while (inFlight.size < pacer.window && next - pageNo <= maxPages - read && (next === pageNo + 1 || next <= ahead)) {
-					await pacer.ready();
-					pacer.started();
-					const request = fetchPage(this, req, next, size, pacer);
-					// Awaited in order below; a page left behind (the list ended) must not reject unhandled.
-					request.catch(() => undefined);
-					inFlight.set(next++, request);
-				}
+				await fill();
 				const pending = inFlight.get(pageNo + 1) as Promise<Page>;
 				inFlight.delete(pageNo + 1);
 				const asked = Date.now();
