@@ -14,7 +14,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/lists/csv';
+import { asciiExcept, CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/lists/csv';
 import { ByteSource } from '../../nodes/SalesPayments/lists/export';
 import { HashedRecordSet } from '../../nodes/SalesPayments/lists/hashedRecords';
 import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/lists/xlsx';
@@ -113,6 +113,23 @@ describe('Utf8Builder', () => {
 		out.append('next');
 		expect(out.take().toString('utf8')).toBe('next');
 		expect(out.take()).toHaveLength(0);
+	});
+});
+
+describe('Utf8Builder byte by byte', () => {
+	it('appendPlain copies an allowed ASCII text, else writes nothing and says so; appendShort copies bytes; both grow the buffer', () => {
+		const out = new Utf8Builder();
+		const noComma = asciiExcept(',');
+		expect(out.appendPlain('abc')).toBe(true);
+		// A refused text leaves nothing behind, even when it fails late.
+		expect(out.appendPlain('xyz,', noComma)).toBe(false);
+		expect(out.appendPlain('xyzé')).toBe(false);
+		expect(out.appendPlain('d', noComma)).toBe(true);
+		out.appendShort(Buffer.from('|'));
+		const long = 'k'.repeat(100_000);
+		for (let n = 0; n < 3; n++) expect(out.appendPlain(long)).toBe(true);
+		out.appendShort(Buffer.from('end'));
+		expect(out.take().toString('latin1')).toBe(`abcd|${long.repeat(3)}end`);
 	});
 });
 
