@@ -211,7 +211,7 @@ describe('CsvWriter', () => {
 				const writer = new CsvWriter({ neutralizeFormulas, delimiter, headerRow: false });
 				const text = csvOf(
 					writer,
-					values.map((v) => ({ v, w: 'x' })),
+					values.map((v) => ({ v, w: 'x' }) as IDataObject),
 				);
 				const cell = (value: unknown) => {
 					const plain = value === null ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
