@@ -420,7 +420,9 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				await fill();
 				const pending = inFlight.get(pageNo + 1) as Promise<Page>;
 				inFlight.delete(pageNo + 1);
+				const asked = Date.now();
 				page = await pending;
+				pacer.waited(Date.now() - asked);
 			}
 		}
 	} finally {

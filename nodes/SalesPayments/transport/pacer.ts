@@ -8,7 +8,7 @@ import type { AttemptEvent } from './transport';
  *
  * - Fixed (Max Concurrent Requests set to N): the window is N, never more.
  * - Auto: the window starts at 1 and grows while pages come back without refusals and without
- *   their time climbing (QUICK): by one per page up to `slowStartLimit` (the window doubles per
+ *   their time climbing (QUICK), and while the walk still waits for the pages it needs (waited): by one per page up to `slowStartLimit` (the window doubles per
  *   round trip), then by one per window of pages; up to `cap`. A page whose time climbs well
  *   above the fastest seen (CLIMBED) shrinks it by one (the platform is queueing the requests,
  *   more would only wait); a 429, 5xx or network failure halves it.
@@ -57,6 +57,8 @@ export class Pacer {
 	/** Attempts sent before this moment say nothing about the current window. */
 	private changedAt = 0;
 	private pausedUntil = 0;
+	/** Whether the walk had to wait for the last page it needed: only then can a wider window help. */
+	private starved = true;
 	/** When the last 429 that was not answered to a request already in flight came, and the successes since. */
 	private refusedAt: number | undefined;
 	private okSinceRefusal = 0;
@@ -111,7 +113,7 @@ export class Pacer {
 			}
 			return;
 		}
-		if (ms > this.fastestMs * QUICK + QUICK_MS || this.window >= this.cap) return;
+		if (ms > this.fastestMs * QUICK + QUICK_MS || this.window >= this.cap || !this.starved) return;
 		if (this.window < this.slowStartLimit) {
 			this.window++;
 			return;
@@ -131,6 +133,15 @@ export class Pacer {
 			if (wait <= 0) return;
 			await sleep(wait);
 		}
+	}
+
+	/**
+	 * How long the walk waited for the page it needed next. 0: the page was already there, so the
+	 * pages in flight keep up and more would only hold more answers in memory (answers that come
+	 * back in a millisecond while the walk spends longer on each page: the window stays small).
+	 */
+	waited(ms: number): void {
+		this.starved = ms > 0;
 	}
 
 	/** A page request starts now. */
