@@ -6,7 +6,7 @@
  * `node:http` loop) or by an anchor node (anchors.ts); the trigger's deliveries; and the load of
  * the built module, which runs in plain node.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -150,9 +150,10 @@ async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number)
 }
 
 function defaultPageSizeOf(packageDir: string): number {
+	// Where the module is, or was before the one-service-folder move (an --against ref before e8bd725).
+	const file = ['lists', 'shared'].map((room) => path.join(packageDir, `dist/nodes/SalesPayments/${room}/pagination.js`)).find((f) => existsSync(f));
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(packageDir, 'dist/nodes/SalesPayments/lists/pagination.js')) as { DEFAULT_PAGE_SIZE: number })
-		.DEFAULT_PAGE_SIZE;
+	return (require(file ?? 'pagination.js') as { DEFAULT_PAGE_SIZE: number }).DEFAULT_PAGE_SIZE;
 }
 
 /** V8's sampling profiler on this process (node:inspector), from now until stop() writes the profile. */
