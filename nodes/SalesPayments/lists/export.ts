@@ -265,16 +265,13 @@ interface ExportJob {
 }
 
 /**
- * The file's bytes, a page at a time, as the walk reads the list. With `reuse`, the chunks are
- * written into two buffers in turn: chunk N+2 overwrites chunk N, as ByteSource asks for chunk
- * N+1 when the consumer takes chunk N, and for chunk N+2 only when the consumer, asking for chunk
- * N+1, is done with chunk N.
+ * The file's bytes, a page at a time, as the walk reads the list. With `reuse`, each chunk is
+ * written into the same buffer: the consumer is done with a chunk when it asks for the next.
  */
 async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolean): AsyncGenerator<Buffer> {
 	const { csv, xlsx, settings, shape } = job;
-	const outs = [new Utf8Builder(), new Utf8Builder()];
-	let turn = 0;
-	if (csv && settings.bom) outs[0].append('\uFEFF');
+	const out = new Utf8Builder();
+	if (csv && settings.bom) out.append('\uFEFF');
 	for await (const page of walk.call(ctx, job.req, job.seen)) {
 		job.pages++;
 		job.totals = totalsOf(page.summary);
@@ -282,13 +279,11 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 		let records = shape ? page.records.map(shape) : page.records;
 		if (settings.decimalAmounts) records = records.map(withDecimalAmounts);
 		job.records += records.length;
-		const out = outs[turn++ % 2];
 		if (csv) csv.page(records, out);
 		else if (xlsx) xlsx.page(records, out);
 		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 		yield out.take(reuse);
 	}
-	const out = outs[turn % 2];
 	xlsx?.finish(out);
 	// An empty list: only the byte order mark, if asked for.
 	if (out.size > 0) yield out.take(reuse);
@@ -334,31 +329,13 @@ export class ByteSource {
 
 	/**
 	 * `make(reuse)` makes the chunks once the consumer is known: an iterating consumer is done
-	 * with a chunk when it asks for the next, and the chunk after is made ahead, so chunk N's memory
-	 * may be reused for chunk N+2; listeners keep them all.
+	 * with a chunk when it asks for the next (its memory may be reused); listeners keep them all.
 	 */
 	constructor(private readonly make: (reuse: boolean) => AsyncGenerator<Buffer>) {}
 
-	/**
-	 * The iterating consumer (fs.promises.writeFile) writes a chunk before it asks for the next:
-	 * the next chunk is made meanwhile (its page written while the disk write runs), one ahead.
-	 */
 	[Symbol.asyncIterator](): AsyncIterator<Buffer> {
 		const chunks = this.start(true);
-		let ahead: Promise<IteratorResult<Buffer>> | undefined;
-		return {
-			next: async () => {
-				const result = await (ahead ?? this.pull());
-				ahead = undefined;
-				if (!result.done) {
-					ahead = this.pull();
-					// Its failure is thrown to the consumer when it asks for the chunk, not as an unhandled rejection now.
-					ahead.catch(() => undefined);
-				}
-				return result;
-			},
-			return: async () => await chunks.return(undefined),
-		};
+		return { next: async () => await this.pull(), return: async () => await chunks.return(undefined) };
 	}
 
 	on(event: string, fn: Listener): this {
