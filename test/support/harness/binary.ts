@@ -6,12 +6,14 @@
  * `useBinaryMode('filesystem')` gives it n8n's FileSystemManager on a temporary folder, exactly
  * as n8n's start-up does (BinaryDataService.init() with N8N_DEFAULT_BINARY_DATA_MODE=filesystem).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
 import type { IBinaryData } from 'n8n-workflow';
+
+import { closeAtEnd } from '../teardown';
 
 export type BinaryMode = 'default' | 'filesystem';
 
@@ -34,6 +36,11 @@ export async function useBinaryMode(mode: BinaryMode): Promise<void> {
 	if (mode === 'filesystem' && storage === undefined) {
 		const config = container().get(BinaryDataConfig) as unknown as { mode: string; localStoragePath: string };
 		storage = mkdtempSync(path.join(tmpdir(), 'sp-binary-'));
+		// The files go with the test file (jest) or the process (a bench child): a bench run leaves ~1.5 GB otherwise.
+		const folder = storage;
+		const remove = () => rmSync(folder, { recursive: true, force: true });
+		if (process.env.JEST_WORKER_ID === undefined) process.once('exit', remove);
+		else closeAtEnd(`the binary data folder ${folder}`, remove);
 		config.mode = 'filesystem';
 		config.localStoragePath = storage;
 		await service.init();
