@@ -211,7 +211,7 @@ export async function exportList(
 ): Promise<FileItem> {
 	const settings = readFileSettings.call(this, i, output);
 	const job: ExportJob = {
-		req: { ...req, readAhead: () => true, autoMax: output === 'xlsxFile' ? XLSX_AUTO_MAX_CONCURRENCY : FILE_AUTO_MAX_CONCURRENCY },
+		req: { ...req, readAhead: true, autoMax: output === 'xlsxFile' ? XLSX_AUTO_MAX_CONCURRENCY : FILE_AUTO_MAX_CONCURRENCY },
 		settings,
 		shape,
 		csv:

@@ -49,7 +49,7 @@ export async function paginate(this: ApiContext, req: ListRequest & { maxRecords
 	const items: IDataObject[] = [];
 	let summary: IDataObject = {};
 	let pass = 1;
-	for await (const page of walk.call(this, { ...req, readAhead: (met) => met <= maxRecords })) {
+	for await (const page of walk.call(this, req)) {
 		// The list changed and is read again: the items are those of the reading that finishes.
 		if (page.pass !== pass) [items.length, pass] = [0, page.pass];
 		summary = page.summary;

@@ -73,12 +73,12 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	/** A dropdown ends quietly where pages stop making sense, instead of failing. */
 	quietEnd?: boolean;
 	/**
-	 * Whether the consumer reads on after a page that brings this reading to `met` records (Get
-	 * Many, exports: until a bound such as Max Records): the next pages are then requested before
-	 * the page is handed over, so the platform answers while the consumer works. Unset for consumers
-	 * that may stop after any page (the polling trigger, dropdowns): they would pay for a request.
+	 * The consumer works on each page and reads the whole list (the file outputs): the next pages
+	 * are requested before a page is handed over, so the platform answers while a page is written.
+	 * Unset where it gains nothing (items: handing a page over takes no time) or where the consumer
+	 * may stop after any page (the polling trigger, dropdowns: a request for nothing).
 	 */
-	readAhead?: (met: number) => boolean;
+	readAhead?: boolean;
 }
 
 /**
@@ -407,7 +407,7 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 					}
 				};
 				// A consumer that reads the whole list: the platform works on the next page while it handles this one.
-				if (!end && req.readAhead?.(met)) await fill();
+				if (!end && req.readAhead) await fill();
 				yield { pageNo, size, records, summary: page.summary, pass, met, last, more };
 				if (last) return;
 				if (end) break;
