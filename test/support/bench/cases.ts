@@ -152,8 +152,9 @@ async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number)
 function defaultPageSizeOf(packageDir: string): number {
 	// Where the module is, or was before the one-service-folder move (an --against ref before e8bd725).
 	const file = ['lists', 'shared'].map((room) => path.join(packageDir, `dist/nodes/SalesPayments/${room}/pagination.js`)).find((f) => existsSync(f));
+	if (file === undefined) throw new Error(`no built pagination module (lists/ or shared/) under ${packageDir}/dist/nodes/SalesPayments`);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(file ?? 'pagination.js') as { DEFAULT_PAGE_SIZE: number }).DEFAULT_PAGE_SIZE;
+	return (require(file) as { DEFAULT_PAGE_SIZE: number }).DEFAULT_PAGE_SIZE;
 }
 
 /** V8's sampling profiler on this process (node:inspector), from now until stop() writes the profile. */
