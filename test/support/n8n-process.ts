@@ -112,6 +112,11 @@ export class N8nInstance {
 		return this.runtime.bin;
 	}
 
+	/** The server process' id while it runs (the bench samples its memory). */
+	get pid(): number | undefined {
+		return this.proc?.exitCode === null ? this.proc.pid : undefined;
+	}
+
 	get baseUrl(): string {
 		return `http://127.0.0.1:${this.port}`;
 	}
