@@ -14,6 +14,8 @@
  * - peak RSS: the kernel's high-water mark of the n8n process (VmHWM), reset through
  *   /proc/<pid>/clear_refs just before the call and read once the execution is saved (sampled
  *   every 100 ms where the reset is refused); RSS before: the idle process just before the call;
+ *   the peak during the execution alone (its saving excluded): the highest 100 ms sample between
+ *   its startedAt and stoppedAt;
  * - CPU: the n8n process' user + system time over the same span (/proc/<pid>/stat);
  * - the task runner and any other child process: their summed RSS, sampled every 100 ms (nothing
  *   here runs in them: no Code node);
@@ -42,7 +44,10 @@ export interface PeerRun {
 	savedMs: number;
 	cpuMs: number;
 	rssBeforeMb: number;
+	/** Peak RSS from the webhook call until the execution was saved. */
 	peakRssMb: number;
+	/** Peak of the 100 ms samples within the execution's span (startedAt-stoppedAt): its saving excluded. */
+	executionPeakRssMb: number;
 	/** Summed RSS of n8n's child processes (its task runner), peak of the samples. */
 	childrenPeakMb: number;
 	requests: number;
@@ -213,8 +218,12 @@ export class PeerSetup {
 		const exactPeak = resetPeak(pid);
 		let sampledPeak = rssBefore;
 		let childrenPeak = 0;
+		// (time, RSS) every 100 ms: the peak within the execution's own span, its saving excluded.
+		const samples: Array<[number, number]> = [];
 		const sample = () => {
-			sampledPeak = Math.max(sampledPeak, statusKb(pid, 'VmRSS'));
+			const rss = statusKb(pid, 'VmRSS');
+			samples.push([Date.now(), rss]);
+			sampledPeak = Math.max(sampledPeak, rss);
 			childrenPeak = Math.max(
 				childrenPeak,
 				descendants(pid).reduce((sum, p) => sum + statusKb(p, 'VmRSS'), 0),
@@ -248,10 +257,12 @@ export class PeerSetup {
 		const requests = this.sim.requestsTo('POST', '/movement/filter');
 		const refusals: Record<string, number> = {};
 		for (const r of requests) if (r.status !== 200) refusals[r.status] = (refusals[r.status] ?? 0) + 1;
+		const [from, to] = execution?.startedAt && execution.stoppedAt ? [Date.parse(execution.startedAt), Date.parse(execution.stoppedAt)] : [0, 0];
 		const run: PeerRun = {
 			executionId: execution?.id,
 			status: execution?.status,
-			executionMs: execution?.startedAt && execution.stoppedAt ? Date.parse(execution.stoppedAt) - Date.parse(execution.startedAt) : 0,
+			executionMs: to - from,
+			executionPeakRssMb: mb(Math.max(rssBefore, ...samples.filter(([t]) => t >= from && t <= to + 100).map(([, rss]) => rss))),
 			savedMs: Math.round(savedMs),
 			cpuMs: Math.round(cpuMs),
 			rssBeforeMb: mb(rssBefore),
@@ -269,6 +280,10 @@ export class PeerSetup {
 			return { ...run, ...(await this.output(c, execution!.id)) };
 		} catch (e) {
 			return { ...run, error: `reading the output: ${(e as Error).message}` };
+		} finally {
+			// Read: deleted with its files, so that every run starts from the same database and disk
+			// (a delete that fails costs only disk).
+			await this.n8n.rest('POST', '/executions/delete', { ids: [execution!.id] }).catch(() => undefined);
 		}
 	}
 

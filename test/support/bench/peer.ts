@@ -43,6 +43,8 @@ export interface PeerRow {
 	peakRssMb: number;
 	/** Peak RSS - RSS before, median of the runs' differences. */
 	rssDeltaMb: number;
+	/** The same within the execution's own span (its saving excluded, 100 ms samples). */
+	executionRssDeltaMb: number;
 	childrenPeakMb: number;
 	requests: number;
 	refusals: Record<string, number>;
@@ -147,6 +149,7 @@ function rowOf(c: PeerContender, all: PeerRun[], expected: ReturnType<typeof exp
 		rssBeforeMb: round(of((x) => x.rssBeforeMb), 1),
 		peakRssMb: round(of((x) => x.peakRssMb), 1),
 		rssDeltaMb: round(of((x) => x.peakRssMb - x.rssBeforeMb), 1),
+		executionRssDeltaMb: round(of((x) => x.executionPeakRssMb - x.rssBeforeMb), 1),
 		childrenPeakMb: round(of((x) => x.childrenPeakMb), 1),
 		requests: of((x) => x.requests),
 		refusals,
@@ -168,10 +171,13 @@ export function peerMarkdown(result: PeerResult | undefined): string[] {
 			`HTTP Request v4.4: Custom Auth credential (the three headers), query page = \`{{ $pageCount + 1 }}\` and limit ${result.pageSize}, Complete When: Other ` +
 			`\`{{ $response.body.data.movements.length < ${result.pageSize} }}\`, Max Pages ${PEER_MAX_PAGES}; then Split Out of data.movements (+ Convert to File v1.1). ` +
 			`The package: Movement › Get Many, Return All, default Pagination settings (${result.pageSize} a page, automatic concurrency). ` +
+			`n8n execution time: the execution's startedAt-stoppedAt; until saved: from the webhook call until n8n has saved the execution; ` +
+			`n8n CPU and RSS: the n8n process (peak: the kernel's high-water mark from the call until saved; during the execution alone: 100 ms samples within startedAt-stoppedAt); ` +
+			`task runner: its RSS (nothing runs in it here). ` +
 			`Load average ${result.loadAverage.start.join(' / ')} at the start, ${result.loadAverage.end.join(' / ')} at the end (1 / 5 / 15 min).`,
 		'',
-		'| Workflow | Requests | n8n execution time (s) | Fastest-slowest (s) | / HTTP Request | Until saved (s) | n8n CPU (s) | RSS before (MB) | Peak RSS (MB) | Peak - before (MB) | / HTTP Request | Task runner (MB) | File | Same records |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
+		'| Workflow | Requests | n8n execution time (s) | Fastest-slowest (s) | / HTTP Request | Until saved (s) | n8n CPU (s) | RSS before (MB) | Peak RSS (MB) | Peak - before (MB) | / HTTP Request | During the execution alone (MB) | Task runner (MB) | File | Same records |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
 		...rows.map((r) => {
 			const refused = Object.entries(r.refusals)
 				.map(([s, n]) => `${n}× ${s}`)
@@ -179,7 +185,7 @@ export function peerMarkdown(result: PeerResult | undefined): string[] {
 			const spread = r.executionRunsMs.length ? `${seconds(Math.min(...r.executionRunsMs))}-${seconds(Math.max(...r.executionRunsMs))}` : '';
 			return (
 				`| ${r.label} | ${r.requests}${refused ? ` (+ ${refused})` : ''} | ${seconds(r.executionMs)} | ${spread} | ${r.timeVsHttp ?? ''} | ${seconds(r.savedMs)} | ${seconds(r.cpuMs)} | ` +
-				`${r.rssBeforeMb} | ${r.peakRssMb} | ${r.rssDeltaMb} | ${r.deltaVsHttp ?? ''} | ${r.childrenPeakMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`
+				`${r.rssBeforeMb} | ${r.peakRssMb} | ${r.rssDeltaMb} | ${r.deltaVsHttp ?? ''} | ${r.executionRssDeltaMb} | ${r.childrenPeakMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`
 			);
 		}),
 		'',
