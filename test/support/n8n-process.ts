@@ -247,9 +247,12 @@ export class N8nInstance {
 			detached: true,
 		});
 		const proc = this.proc;
-		process.once('exit', () => {
+		const killOnExit = () => {
 			if (proc.exitCode === null) proc.kill('SIGKILL');
-		});
+		};
+		process.once('exit', killOnExit);
+		// Removed once n8n has exited: an instance started many times (the bench) adds one per start.
+		proc.once('exit', () => process.off('exit', killOnExit));
 		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
