@@ -24,7 +24,7 @@
  * from n8n's binary data folder: count of records, sha256 of the ids in order, sum of valueInCents.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import axios from 'axios';
@@ -152,6 +152,7 @@ export class PeerSetup {
 		await ensureN8n(options.log);
 		const tgz = await packPackage();
 		await n8n.installPackage(tgz);
+		rmSync(path.dirname(tgz), { recursive: true, force: true });
 		Object.assign(n8n.extraEnv, options.env ?? {});
 		const contenders = options.contenders ?? PEER_CONTENDERS;
 		await n8n.importCredentials(peerCredentials(sim.credentials));
