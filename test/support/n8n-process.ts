@@ -112,6 +112,11 @@ export class N8nInstance {
 		return this.runtime.bin;
 	}
 
+	/** The server process' id while it runs (the bench samples its memory). */
+	get pid(): number | undefined {
+		return this.proc?.exitCode === null ? this.proc.pid : undefined;
+	}
+
 	get baseUrl(): string {
 		return `http://127.0.0.1:${this.port}`;
 	}
@@ -242,9 +247,12 @@ export class N8nInstance {
 			detached: true,
 		});
 		const proc = this.proc;
-		process.once('exit', () => {
+		const killOnExit = () => {
 			if (proc.exitCode === null) proc.kill('SIGKILL');
-		});
+		};
+		process.once('exit', killOnExit);
+		// Removed once n8n has exited: an instance started many times (the bench) adds one per start.
+		proc.once('exit', () => process.off('exit', killOnExit));
 		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());

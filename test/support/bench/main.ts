@@ -23,6 +23,8 @@
  * 5. The packed tarball's size and the time to load the action node's module.
  * 6. Exports: 1,000,000 movements to a CSV, a JSON Lines and an .xlsx file against the same to
  *    items (export.ts).
+ * 7. The peer a user would pick instead (peer.ts): HTTP Request with Pagination + Split Out (+ Convert
+ *    to File) against Get Many (items, CSV, Excel) in a real n8n 2.8.4, 100,000 movements.
  *
  * The simulator runs in this process; every measurement runs in a fresh child process
  * (cases.ts, measure.ts), so that memory numbers are its own. The cases of a group are run in
@@ -36,7 +38,7 @@
  * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
  * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
  * --only export (the export rows only: they replace those of bench/results.json, whose other rows
- * stay as the last full run measured them).
+ * stay as the last full run measured them), --only peer (the same for the peer rows).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -50,6 +52,7 @@ import { runCommand } from '../command';
 import { exportMarkdown, measureExports } from './export';
 import type { Results } from './report';
 import { markdown, targetsOf } from './report';
+import { measurePeers, peerMarkdown } from './peer';
 import type { PageServer } from './pages';
 import { startPageServer } from './pages';
 import type { CaseDef, Measured, Platform } from './rounds';
@@ -163,6 +166,19 @@ async function main(): Promise<void> {
 			log('wrote the export rows into bench/results.json and bench/results.md');
 		}
 		process.stdout.write(`${exportMarkdown(exportRows).join('\n')}\n`);
+		return;
+	}
+	if (option('--only') === 'peer') {
+		// The peer rows (issue 40, peer.ts) replace those of bench/results.json; its other rows stay.
+		const peer = await measurePeers({ repeats: Math.min(repeats, 3), log });
+		const file = path.join(OUT_DIR, 'results.json');
+		if (existsSync(file)) {
+			const results: Results = { ...(JSON.parse(readFileSync(file, 'utf8')) as Results), peer };
+			writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+			writeFileSync(path.join(OUT_DIR, 'results.md'), markdown(results));
+			log('wrote the peer rows into bench/results.json and bench/results.md');
+		}
+		process.stdout.write(`${peerMarkdown(peer).join('\n')}\n`);
 		return;
 	}
 	const built = againstRef ? buildAgainst(againstRef, log) : undefined;
@@ -307,7 +323,10 @@ async function main(): Promise<void> {
 					records: quick ? 100_000 : undefined,
 				});
 
-		// 7. Package size and module load time.
+		// 7. The peer a user would pick (issue 40): HTTP Request + Split Out (+ Convert to File) in a real n8n (peer.ts).
+		const peer = listsOnly ? undefined : await measurePeers({ repeats: Math.min(repeats, 3), log });
+
+		// 8. Package size and module load time.
 		const pkg = listsOnly ? undefined : await packageFigures(env, log);
 
 		const reference = rows.find((r) => r.id === 'loopback/floor')?.digest;
@@ -341,6 +360,7 @@ async function main(): Promise<void> {
 			})),
 			trigger,
 			exports: exportRows,
+			...(peer ? { peer } : {}),
 			...(pkg ? { package: pkg } : {}),
 			targets: targetsOf(rows, reference),
 			loadAverage: {
