@@ -26,6 +26,7 @@ export interface ListFacts {
 const COUNT_FIELDS = ['count', 'totalDocs', 'total'];
 
 const n = (value: number) => value.toLocaleString('en-US');
+const rowsOf = (count: number) => `${n(count)} ${count === 1 ? 'row' : 'rows'}`;
 
 export class Reconciliation {
 	private cents = 0;
@@ -57,16 +58,16 @@ export class Reconciliation {
 		if (count === undefined) reasons.push('the platform gave no count of the list (count or totalDocs) to compare the rows with');
 		else if (limited) reasons.push(`Limit: ${n(rows)} of the list's ${n(count)} records written, and the platform's totals count them all`);
 		else {
-			if (removed > 0) reasons.push(`${n(removed)} rows are of records removed from the list while it was read (recordsRemovedWhileRead)`);
+			if (removed > 0) reasons.push(`${rowsOf(removed)} of records removed from the list while it was read (recordsRemovedWhileRead)`);
 			if (rows - removed !== count) {
 				reasons.push(
-					`${n(rows - removed)} rows of the list as it ended were written, the platform counts ${n(count)}` +
+					`${rowsOf(rows - removed)} of the list as it ended written, the platform counts ${n(count)}` +
 						(rows - removed > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
 				);
 			}
 		}
 		if (totalValue !== undefined && !limited) {
-			if (this.unsummed > 0) reasons.push(`${n(this.unsummed)} rows have no whole valueInCents (or the sum passed 2^53): the values were not added up`);
+			if (this.unsummed > 0) reasons.push(`${rowsOf(this.unsummed)} without a whole valueInCents (or the sum passed 2^53): the values were not added up`);
 			else if (this.cents !== totalValue) {
 				reasons.push(
 					`the valueInCents written add up to ${n(this.cents)}, the platform's totalValue is ${n(totalValue)} (${this.cents > totalValue ? '+' : ''}${n(this.cents - totalValue)}): records changed while the list was read, or rows the totals leave out`,
