@@ -76,7 +76,10 @@ function isChar(c: number): boolean {
 
 const NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
 const NAME = `[${NAME_START}:][${NAME_START}:\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040]*`;
+// XML 1.0's NameChar holds the combining marks U+0300-U+036F, which lint takes for a misleading class.
+// eslint-disable-next-line no-misleading-character-class
 const NAME_AT = new RegExp(`^${NAME}`);
+// eslint-disable-next-line no-misleading-character-class
 const ATTRIBUTE = new RegExp(`^\\s+(${NAME})\\s*=\\s*("[^"]*"|'[^']*')`);
 const REFERENCE = /^&(?:(lt|gt|amp|apos|quot)|#([0-9]+)|#x([0-9A-Fa-f]+));/;
 
@@ -137,6 +140,7 @@ export function strictXmlProblem(bytes: Buffer): string | undefined {
 		} else if (text.startsWith('<!', at)) {
 			return `a declaration (<!...) at ${at}: none expected`;
 		} else if (text.startsWith('</', at)) {
+			// eslint-disable-next-line no-misleading-character-class
 			const m = new RegExp(`^</(${NAME})\\s*>`).exec(text.slice(at));
 			const top = open.pop();
 			if (!m || !top || m[1] !== top.name) return `an end tag that closes nothing open at ${at}`;
