@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DateCells } from './cellDates';
-import { isDateField, wallText } from './cellDates';
+import { isDateField } from './cellDates';
 import { cellText, TableLayout } from './table';
 import type { Utf8Builder } from './utf8';
 import { asciiExcept } from './utf8';
@@ -152,7 +152,7 @@ export class CsvWriter {
 			if (dates !== undefined && value.charCodeAt(4) === 0x2d) {
 				const wall = dates.wallSeconds(value, this.dateColumns[k] === 1);
 				if (!Number.isNaN(wall)) {
-					out.appendPlain(wallText(wall, dates.dayOnly));
+					dates.writeText(wall, dates.dayOnly, out);
 					return;
 				}
 			}

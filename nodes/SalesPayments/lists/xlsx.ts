@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { DateCells } from './cellDates';
-import { excelSerial, isDateField } from './cellDates';
+import { isDateField } from './cellDates';
 import { TableLayout } from './table';
 import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
@@ -256,7 +256,13 @@ export class XlsxWriter {
 				// A date (a quick look at its fifth character first: most texts are none).
 				const wall = dates !== undefined && value.charCodeAt(4) === 0x2d ? dates.wallSeconds(value, this.dateColumns[k] === 1) : Number.NaN;
 				if (Number.isNaN(wall)) this.textCell(style, value, referenced, k);
-				else this.numberCell(String(excelSerial(wall)), dates!.dayOnly ? DAY_STYLE : DATE_TIME_STYLE, referenced);
+				else {
+					if (!referenced) xml.appendShort(CELL);
+					xml.appendPlain(dates!.dayOnly ? DAY_STYLE : DATE_TIME_STYLE);
+					xml.appendShort(VALUE_OPEN);
+					dates!.writeSerial(wall, xml);
+					xml.appendShort(VALUE_CLOSE);
+				}
 			} else this.textCell(style, JSON.stringify(value), referenced, k);
 		}
 		xml.appendShort(ROW_CLOSE);
