@@ -101,8 +101,9 @@ export class DateCells {
 	private day = Number.NaN;
 	private dayText = '';
 	private daySerial = '';
-	private readonly times: string[] = [];
-	private readonly fractions: string[] = [];
+	// Allocated whole (holey, fast elements: filled in any order they stay arrays, not dictionaries).
+	private readonly times = new Array<string | undefined>(DAY);
+	private readonly fractions = new Array<string | undefined>(DAY);
 
 	constructor(timeZone: string) {
 		this.clock = new ZoneClock(timeZone);
