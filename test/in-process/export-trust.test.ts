@@ -253,6 +253,15 @@ describe('Dates: date-time cells in the workflow\'s time zone', () => {
 		for (const r of rows) expect(asCsvText(r[createdAt]).slice(0, 7)).toBe('2025-06');
 	});
 
+	it("a workflow's time zone this runtime does not know: the Excel file fails before any request, saying so; ISO text needs no zone", async () => {
+		sim().clearRequests();
+		const bad = await run({ resource: 'movement', operation: 'getMany', output: 'xlsxFile', filters: JUNE }, 'Mars/Olympus');
+		expect(bad.error?.message).toBe('The workflow\'s time zone "Mars/Olympus" is not one this n8n knows, so dates cannot be written in it');
+		expect(sim().requests).toHaveLength(0);
+		const iso = await run({ resource: 'movement', operation: 'getMany', output: 'xlsxFile', filters: { initialDate: '2025-06-01T00:00:00Z' }, fileOptions: { excelDates: 'isoText' } }, 'Mars/Olympus');
+		expect(iso.error).toBeUndefined();
+	});
+
 	it('CSV: ISO text by default, as the platform wrote it; Date and Time in the Workflow\'s Time Zone gives 2025-06-30 23:30:00; the .xlsx with ISO Text keeps texts', async () => {
 		const line = (bytes: Buffer) => {
 			const [header, ...rows] = parseCsv(bytes.toString('utf8'));
