@@ -16,7 +16,7 @@ import path from 'node:path';
 import { HOSTILE_NAMES, seedHostileCustomers } from '../support/helpers/hostile';
 import { listed } from '../support/helpers/reads';
 import type { SheetRead } from '../support/helpers/xlsx';
-import { readXlsx } from '../support/helpers/xlsx';
+import { asCsvText, readXlsx } from '../support/helpers/xlsx';
 import type { CalcCell } from '../support/libreoffice';
 import { calcSheetsAsCsv, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
@@ -98,7 +98,8 @@ function workflow() {
 			},
 			Movements: { main: [[{ node: 'Write Movements', type: 'main', index: 0 }]] },
 		},
-		settings: { executionOrder: 'v1' },
+		// Dates are date-time cells of the workflow's time zone: UTC here, so that they read as the records' ISO texts.
+		settings: { executionOrder: 'v1', timezone: 'UTC' },
 	};
 }
 
@@ -132,6 +133,8 @@ function asCalc(value: unknown): CalcCell {
 	if (value === undefined) return { text: '', quoted: false };
 	if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', quoted: false };
 	if (typeof value === 'number') return { text: String(value), quoted: false };
+	// A date cell: Calc writes it as its format shows it (yyyy-mm-dd hh:mm:ss), unquoted.
+	if (value instanceof Date) return { text: asCsvText(value), quoted: false };
 	// Calc keeps a line break of a cell as LF (a CR is dropped).
 	return { text: String(value).replace(/\r/g, ''), quoted: true };
 }
@@ -164,9 +167,11 @@ describe('Output › Excel File in real n8n 2.8.4, filesystem binary data mode',
 		const [header, ...rows] = sheet.rows as [string[], ...unknown[][]];
 		const expected = listed(ctx.sim, 'customers').filter((c) => String(c.id).startsWith('crafted-'));
 		expect(rows.map((row) => row[header.indexOf('id')])).toEqual(expected.map((c) => c.id));
-		for (const name of ['name', 'email', 'balanceInCents', 'score', 'vip', 'createdAt']) {
+		for (const name of ['name', 'email', 'balanceInCents', 'score', 'vip']) {
 			expect({ name, cells: rows.map((row) => row[header.indexOf(name)]) }).toEqual({ name, cells: expected.map((c) => c[name]) });
 		}
+		// Dates: date-time cells, the wall time in the workflow's zone (UTC), to the second.
+		expect(rows.map((row) => asCsvText(row[header.indexOf('createdAt')]))).toEqual(expected.map((c) => String(c.createdAt).slice(0, 19).replace('T', ' ')));
 		expect(rows.map((row) => row[header.indexOf('name')])).toEqual(HOSTILE_NAMES);
 	});
 

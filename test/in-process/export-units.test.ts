@@ -14,8 +14,10 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { asciiExcept, CsvWriter, EXTRA_COLUMN, flatten, neutralize, quote, Utf8Builder } from '../../nodes/SalesPayments/lists/csv';
-import { ByteSource } from '../../nodes/SalesPayments/lists/export';
+import { ByteSource } from '../../nodes/SalesPayments/lists/byteSource';
+import { CsvWriter, neutralize, quote } from '../../nodes/SalesPayments/lists/csv';
+import { EXTRA_COLUMN, flatten } from '../../nodes/SalesPayments/lists/table';
+import { asciiExcept, Utf8Builder } from '../../nodes/SalesPayments/lists/utf8';
 import { HashedRecordSet } from '../../nodes/SalesPayments/lists/hashedRecords';
 import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/lists/xlsx';
 import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/lists/zip';
@@ -273,7 +275,10 @@ describe('XlsxWriter and its ZIP', () => {
 		expect(xmlText('a<b>&c')).toBe('a&lt;b&gt;&amp;c');
 		expect(xmlText('\u0000x\r\n\t\u001f')).toBe('_x0000_x_x000D_\n\t_x001F_');
 		expect(xmlText('_x0041_ and _xZZZZ_')).toBe('_x005F_x0041_ and _xZZZZ_');
-		expect(xmlText('😀 \uD800 \uFFFE')).toBe('😀 _xD800_ _xFFFE_');
+		// No character at all (a lone surrogate, U+FFFE, U+FFFF): U+FFFD, counted.
+		const replaced = { count: 0 };
+		expect(xmlText('😀 \uD800 \uFFFE \uDC00x\uFFFF', replaced)).toBe('😀 \uFFFD \uFFFD \uFFFDx\uFFFD');
+		expect(replaced.count).toBe(4);
 		// Texts that need nothing (the quick check), also with _ or DEL.
 		for (const text of ['Zoë – 東京 😀', 'a_b x_x41_', 'tab\tand\nline', '\u007f', '"quoted" \'single\' =1+2']) expect(xmlText(text)).toBe(text);
 	});

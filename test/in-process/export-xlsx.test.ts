@@ -22,7 +22,7 @@ import { parseCsv } from '../support/helpers/csv';
 import { exportCustomersOf2030 } from '../support/helpers/export';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { HOSTILE_NAMES, seedHostileCustomers } from '../support/helpers/hostile';
-import { readXlsx } from '../support/helpers/xlsx';
+import { asCsvText, readXlsx } from '../support/helpers/xlsx';
 import type { JsonObject } from '../support/simulator/core';
 
 const sim = useSimulator({ size: 10 });
@@ -44,11 +44,6 @@ async function exportCustomers(extra: INodeParameters) {
 	return { json: items[0].json, file: file!, bytes };
 }
 
-/** A typed cell as the CSV writes its text. */
-function asCsvText(value: unknown): string {
-	return value === undefined ? '' : typeof value === 'string' ? value : String(value);
-}
-
 describe.each<BinaryMode>(['filesystem', 'default'])('Output › Excel File, %s binary data mode', (mode) => {
 	beforeAll(async () => {
 		await useBinaryMode(mode);
@@ -56,7 +51,8 @@ describe.each<BinaryMode>(['filesystem', 'default'])('Output › Excel File, %s 
 
 	it('holds the CSV\'s rows and columns, each cell typed; texts stay texts (no formula, no leading \'); a frozen header row', async () => {
 		const xlsx = await exportCustomers({ output: 'xlsxFile' });
-		const csv = await exportCustomers({ output: 'csvFile', fileOptions: { neutralizeFormulas: false } });
+		// Dates: date-time cells in the workflow's zone (UTC here), as the CSV's date and time texts.
+		const csv = await exportCustomers({ output: 'csvFile', fileOptions: { neutralizeFormulas: false, csvDates: 'workflowZoneText' } });
 		expect(xlsx.file).toMatchObject({ fileName: 'customers.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileExtension: 'xlsx' });
 		const sheets = await readXlsx(xlsx.bytes);
 		expect(sheets.map((s) => [s.name, s.frozenRows, s.formulas])).toEqual([['Sheet', 1, []]]);

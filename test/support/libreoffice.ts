@@ -74,29 +74,79 @@ export interface CalcCell {
  * (a text Calc took for a formula would come out as its result). By sheet name.
  */
 export async function calcSheetsAsCsv(soffice: string, file: string): Promise<Map<string, CalcCell[][]>> {
-	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-calc-'));
-	try {
-		// Tokens: delimiter 44 (,), text quote 34 ("), charset 76 (UTF-8), first line 1, cell formats,
-		// language, quote all text cells, detect special numbers, save as shown (no), formulas (no),
-		// remove spaces (no), sheet -1 (every sheet, one file each: <name>-<sheet>.csv).
-		const filter = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,false,false,false,-1';
-		await new Promise<void>((resolve, reject) => {
-			execFile(
-				soffice,
-				['--headless', '--norestore', `-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--convert-to', filter, '--outdir', dir, file],
-				{ timeout: 120_000 },
-				(error, _stdout, stderr) => (error ? reject(new Error(`soffice failed: ${error.message} ${stderr}`)) : resolve()),
-			);
-		});
-		const base = path.basename(file, path.extname(file));
+	// Tokens: delimiter 44 (,), text quote 34 ("), charset 76 (UTF-8), first line 1, cell formats,
+	// language, quote all text cells, detect special numbers, save as shown (no), formulas (no),
+	// remove spaces (no), sheet -1 (every sheet, one file each: <name>-<sheet>.csv).
+	return await converted(soffice, file, 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,true,true,false,false,false,-1', undefined, (dir, base) => {
 		const sheets = new Map<string, CalcCell[][]>();
 		for (const name of readdirSync(dir).filter((f) => f.startsWith(`${base}-`) && f.endsWith('.csv'))) {
 			sheets.set(name.slice(base.length + 1, -4), parseCalcCsv(readFileSync(path.join(dir, name), 'utf8')));
 		}
 		return sheets;
+	});
+}
+
+/** A cell as Calc holds it: its type (`float`, `date`, `string`, `boolean`...; '' when empty) and its value (a date as ISO 8601). */
+export interface CalcValue {
+	type: string;
+	value: string;
+}
+
+/**
+ * Every sheet of `file` as LibreOffice Calc reads it, saved by Calc as a flat OpenDocument
+ * spreadsheet (.fods), which keeps each cell's type: a number is `float` with its value, a date
+ * `date` with its ISO 8601 value (what Calc took for a date), a text `string`. `infilter` opens a
+ * CSV with Calc's import options (e.g. `CSV:59,34,76,1,,1046`: `;`, `"`, UTF-8, from line 1, the
+ * language pt-BR, whose decimal separator is a comma). By sheet name; rows without any cell left out.
+ */
+export async function calcSheetsAsFods(soffice: string, file: string, infilter?: string): Promise<Map<string, CalcValue[][]>> {
+	return await converted(soffice, file, 'fods', infilter, (dir, base) => parseFods(readFileSync(path.join(dir, `${base}.fods`), 'utf8')));
+}
+
+/** Converts `file` with Calc headless (its own profile in a temporary folder, at most 2 minutes) and reads the result. */
+async function converted<T>(soffice: string, file: string, filter: string, infilter: string | undefined, read: (dir: string, base: string) => T): Promise<T> {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-calc-'));
+	try {
+		const args = ['--headless', '--norestore', `-env:UserInstallation=file://${path.join(dir, 'profile')}`];
+		if (infilter) args.push(`--infilter=${infilter}`);
+		await new Promise<void>((resolve, reject) => {
+			execFile(soffice, [...args, '--convert-to', filter, '--outdir', dir, file], { timeout: 120_000 }, (error, _stdout, stderr) =>
+				error ? reject(new Error(`soffice failed: ${error.message} ${stderr}`)) : resolve(),
+			);
+		});
+		return read(dir, path.basename(file, path.extname(file)));
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+function xmlValue(text: string): string {
+	return text.replace(/&(lt|gt|amp|apos|quot);/g, (_, e: string) => ({ lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' })[e] ?? '');
+}
+
+/** The sheets of a .fods: each row's cells with their type and value (repeated cells and rows spelled out, trailing empty ones dropped). */
+export function parseFods(xml: string): Map<string, CalcValue[][]> {
+	const sheets = new Map<string, CalcValue[][]>();
+	for (const table of xml.matchAll(/<table:table table:name="([^"]*)"[^>]*>(.*?)<\/table:table>/gs)) {
+		const rows: CalcValue[][] = [];
+		for (const row of table[2].matchAll(/<table:table-row\b([^>]*?)(?:\/>|>(.*?)<\/table:table-row>)/gs)) {
+			const cells: CalcValue[] = [];
+			for (const cell of (row[2] ?? '').matchAll(/<table:(?:covered-)?table-cell\b([^>]*?)(?:\/>|>(.*?)<\/table:(?:covered-)?table-cell>)/gs)) {
+				const attribute = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(cell[1])?.[1];
+				const type = attribute('office:value-type') ?? '';
+				const text = [...(cell[2] ?? '').matchAll(/<text:p>(.*?)<\/text:p>/gs)].map((p) => xmlValue(p[1].replace(/<[^>]+>/g, ''))).join('\n');
+				const value = type === 'date' ? attribute('office:date-value') : type === 'float' || type === 'percentage' || type === 'currency' ? attribute('office:value') : type === 'boolean' ? attribute('office:boolean-value') : text;
+				const repeat = Number(attribute('table:number-columns-repeated') ?? 1);
+				for (let n = 0; n < Math.min(repeat, 20_000); n++) cells.push({ type, value: value ?? '' });
+			}
+			while (cells.length > 0 && cells.at(-1)!.type === '') cells.pop();
+			// Calc writes equal rows in a row once, with a count.
+			const repeat = Number(/table:number-rows-repeated="(\d+)"/.exec(row[1])?.[1] ?? 1);
+			if (cells.length > 0) for (let n = 0; n < Math.min(repeat, 1_048_576); n++) rows.push(cells);
+		}
+		sheets.set(xmlValue(table[1]), rows);
+	}
+	return sheets;
 }
 
 /** LibreOffice's CSV: RFC 4180, lines ending with LF, each cell with whether it was quoted. */

@@ -1,27 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isPlainObject } from '../transport/records';
+import type { DateCells } from './cellDates';
+import { isDateField } from './cellDates';
+import { cellText, TableLayout } from './table';
+import type { Utf8Builder } from './utf8';
+import { asciiExcept } from './utf8';
 
 /**
- * A list as a table written page by page (CSV here, .xlsx in xlsx.ts): the same columns for both.
- *
- * Cells: nested objects are flattened into dot paths (`customer.email`); an empty object gives no
- * cell; arrays are written as JSON text; null is an empty cell.
- *
- * Columns: the header is written before the first row, so the columns are every field of the
- * first page, in the order they first appear. A field that only a later record has is not
- * dropped: the last column, `_extraFields`, holds such fields of its record as a JSON object
- * (`{"refundedAt":"2025-06-02T10:00:00.000Z"}`; empty when there are none), and the summary
- * names them. The column is always there, so that every export of a list has the same columns
- * whatever its length.
- *
- * CSV (RFC 4180, with the chosen delimiter): fields with the delimiter, a double quote, CR or LF
- * are quoted, quotes doubled; lines end with CRLF; UTF-8. Formulas: see neutralize().
+ * Output › CSV File: a list as a table written page by page, with the columns of table.ts (the
+ * .xlsx has the same). RFC 4180 with the chosen delimiter: fields with the delimiter, a double
+ * quote, CR or LF are quoted, quotes doubled; lines end with CRLF; UTF-8 (a lone surrogate, half
+ * of a character, is written as U+FFFD by the encoder). Formulas: see neutralize(). Numbers with
+ * the chosen decimal separator (Decimal Separator), never with a thousands separator; dates as the
+ * platform wrote them or as wall times of the workflow's zone (Dates, cellDates.ts).
  */
-
-export const EXTRA_COLUMN = '_extraFields';
-/** Names of fields outside the columns listed in the summary; more are counted. */
-const MAX_EXTRA_NAMES = 100;
 
 /** What Delimiter offers: comma, semicolon (Excel in Brazil and most of Europe), tab. */
 export const DELIMITERS = [',', ';', '\t'] as const;
@@ -42,6 +34,10 @@ export interface CsvOptions {
 	delimiter?: Delimiter;
 	/** Default on. */
 	headerRow?: boolean;
+	/** Numbers with a decimal comma (`12,5`) instead of a point; texts are never changed. Default off. */
+	decimalComma?: boolean;
+	/** Dates as `yyyy-mm-dd hh:mm:ss` wall times of this reader's zone; unset: as the platform wrote them. */
+	dates?: DateCells;
 }
 
 export function isPlainNumber(text: string): boolean {
@@ -103,199 +99,6 @@ export function quote(text: string, delimiter: Delimiter = ','): string {
 	return needs ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The leaves of a record as [dot path, value], depth first, in key order. */
-export function flatten(record: IDataObject, prefix = '', out: Array<[string, unknown]> = []): Array<[string, unknown]> {
-	for (const key of Object.keys(record)) {
-		const value = record[key];
-		const path = prefix === '' ? key : `${prefix}.${key}`;
-		if (isPlainObject(value)) flatten(value, path, out);
-		else out.push([path, value]);
-	}
-	return out;
-}
-
-export function cellText(value: unknown): string {
-	if (value === null || value === undefined) return '';
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	return JSON.stringify(value);
-}
-
-/** The characters allowed by `allowed` (an `appendPlain` table): every ASCII one but those of `except`. */
-export function asciiExcept(except: string): Uint8Array {
-	const table = new Uint8Array(128).fill(1);
-	for (const c of except) table[c.charCodeAt(0)] = 0;
-	return table;
-}
-
-const ASCII = asciiExcept('');
-
-/**
- * Text encoded straight into a Buffer, outside V8's heap: a page's text never becomes one large
- * string (large strings go to V8's old generation and stay there until a full collection).
- */
-export class Utf8Builder {
-	private buffer = Buffer.allocUnsafe(64 * 1024);
-	private length = 0;
-
-	append(text: string): void {
-		// At most 3 bytes per UTF-16 unit.
-		this.room(3 * text.length);
-		this.length += this.buffer.write(text, this.length, 'utf8');
-	}
-
-	/**
-	 * Appends `text` when it is all ASCII and each of its characters is allowed by `allowed` (128
-	 * entries, 1: allowed), byte by byte; else appends nothing and returns false. With `allowed`
-	 * unset, any ASCII text. No string is made: a row written piece by piece this way leaves no
-	 * garbage for V8 to collect (a row built as a string leaves about three times its size).
-	 */
-	appendPlain(text: string, allowed: Uint8Array = ASCII): boolean {
-		this.room(text.length);
-		const buffer = this.buffer;
-		let at = this.length;
-		for (let k = 0; k < text.length; k++) {
-			const c = text.charCodeAt(k);
-			if (c > 0x7f || allowed[c] === 0) return false;
-			buffer[at++] = c;
-		}
-		this.length = at;
-		return true;
-	}
-
-	/** Appends a few bytes (copied one by one: quicker than a native copy for a short piece). */
-	appendShort(bytes: Uint8Array): void {
-		this.room(bytes.length);
-		const buffer = this.buffer;
-		let at = this.length;
-		for (let k = 0; k < bytes.length; k++) buffer[at++] = bytes[k];
-		this.length = at;
-	}
-
-	appendBytes(bytes: Uint8Array): void {
-		this.room(bytes.length);
-		this.buffer.set(bytes, this.length);
-		this.length += bytes.length;
-	}
-
-	/** Bytes written since the last take. */
-	get size(): number {
-		return this.length;
-	}
-
-	/**
-	 * The bytes written since the last take. With `reuse` the next text overwrites them (the
-	 * consumer must be done with them first); else they stay the caller's.
-	 */
-	take(reuse = false): Buffer {
-		const bytes = this.buffer.subarray(0, this.length);
-		if (!reuse) this.buffer = Buffer.allocUnsafe(this.buffer.length);
-		this.length = 0;
-		return bytes;
-	}
-
-	private room(bytes: number): void {
-		if (this.buffer.length - this.length >= bytes) return;
-		const bigger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + bytes));
-		this.buffer.copy(bigger, 0, 0, this.length);
-		this.buffer = bigger;
-	}
-}
-
-/**
- * The columns of a table written page by page: fixed by the first page, each later record's
- * leaves put into them, the rest into `_extraFields`. Cells keep their values (the CSV writes
- * them as text, the .xlsx with their type).
- */
-export class TableLayout {
-	private columns = new Map<string, number>();
-	private started = false;
-	private extraColumn = EXTRA_COLUMN;
-	/** The cells of the row being placed, and which columns it has filled (reused row to row). */
-	private cells: unknown[] = [];
-	private filled = new Uint8Array(0);
-	private readonly extraNames = new Set<string>();
-	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
-	private moreExtraNames = false;
-	private recordsWithExtra = 0;
-
-	get isStarted(): boolean {
-		return this.started;
-	}
-
-	/** Column names, `_extraFields` last. */
-	get header(): string[] {
-		return [...this.columns.keys(), this.extraColumn];
-	}
-
-	/** Fixes the columns from the first page: every field, in the order they first appear. */
-	start(firstPage: IDataObject[]): string[] {
-		for (const record of firstPage) for (const [path] of flatten(record)) if (!this.columns.has(path)) this.columns.set(path, this.columns.size);
-		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
-		this.started = true;
-		this.cells = new Array<unknown>(this.columns.size + 1).fill(undefined);
-		this.filled = new Uint8Array(this.columns.size);
-		return this.header;
-	}
-
-	/** The record's cells, one per column (undefined: none), the last the JSON text of its extra fields. Reused: read before the next call. */
-	row(record: IDataObject): unknown[] {
-		this.cells.fill(undefined);
-		this.filled.fill(0);
-		const extra = this.place(record, '', undefined);
-		if (extra) {
-			this.recordsWithExtra++;
-			this.cells[this.columns.size] = JSON.stringify(Object.fromEntries(extra));
-		}
-		return this.cells;
-	}
-
-	/** What the summary says of the columns. */
-	summary(): IDataObject {
-		return {
-			columns: [...this.columns.keys()],
-			extraFields: [...this.extraNames],
-			...(this.moreExtraNames ? { moreExtraFields: true } : {}),
-			recordsWithExtraFields: this.recordsWithExtra,
-		};
-	}
-
-	/**
-	 * Puts each leaf of `record` into its column, or into `extra` when it has none. `extra` is a
-	 * Map: a name like `constructor` or `__proto__` is kept as it is (Object.fromEntries makes it
-	 * an own property).
-	 */
-	private place(record: IDataObject, prefix: string, extra: Map<string, unknown> | undefined): Map<string, unknown> | undefined {
-		for (const key of Object.keys(record)) {
-			const value = record[key];
-			const path = prefix === '' ? key : `${prefix}.${key}`;
-			if (isPlainObject(value)) {
-				extra = this.place(value, path, extra);
-				continue;
-			}
-			const at = this.columns.get(path);
-			if (at !== undefined && this.filled[at] === 0) {
-				this.filled[at] = 1;
-				this.cells[at] = value;
-				continue;
-			}
-			// A field outside the columns (or a dotted key equal to a nested path already placed).
-			extra ??= new Map();
-			let name = path;
-			for (let n = 2; extra.has(name); n++) name = `${path}#${n}`;
-			extra.set(name, value);
-			this.noteExtra(path);
-		}
-		return extra;
-	}
-
-	private noteExtra(path: string): void {
-		if (this.extraNames.has(path)) return;
-		if (this.extraNames.size < MAX_EXTRA_NAMES) this.extraNames.add(path);
-		else this.moreExtraNames = true;
-	}
-}
-
 /**
  * The ASCII characters of a text written as it is whatever the delimiter and Neutralize Formulas
  * (Utf8Builder.appendPlain): no `"`, CR, LF or delimiter of any locale (nothing to quote, no other
@@ -307,10 +110,14 @@ const PLAIN_ASCII = asciiExcept('"\r\n,;\t');
 const FORMULA_FIRST = asciiExcept('');
 for (const c of FORMULA_START) FORMULA_FIRST[c] = 0;
 const DELIMITER_BYTES: Record<Delimiter, Uint8Array> = { ',': Buffer.from(','), ';': Buffer.from(';'), '\t': Buffer.from('\t') };
+/** A number's text needs quoting only when it holds the delimiter (a decimal comma in a comma file). */
+const NUMBER_PLAIN: Record<Delimiter, Uint8Array> = { ',': asciiExcept(','), ';': asciiExcept(';'), '\t': asciiExcept('\t') };
 const LINE_END = Buffer.from('\r\n');
 
 export class CsvWriter {
 	readonly layout = new TableLayout();
+	/** Per column: 1 when it is a field the platform dates records by (cellDates.ts). */
+	private dateColumns = new Uint8Array(0);
 
 	constructor(private readonly options: CsvOptions) {}
 
@@ -318,34 +125,47 @@ export class CsvWriter {
 	page(records: IDataObject[], out: Utf8Builder): void {
 		if (!this.layout.isStarted) {
 			const header = this.layout.start(records);
-			if (this.options.headerRow !== false) this.line(header, out);
+			this.dateColumns = Uint8Array.from(header, (name) => (isDateField(name) ? 1 : 0));
+			if (this.options.headerRow !== false) this.line(header, out, undefined);
 		}
-		for (const record of records) this.line(this.layout.row(record), out);
+		for (const record of records) this.line(this.layout.row(record), out, this.options.dates);
 	}
 
 	summary(): IDataObject {
 		return this.layout.summary();
 	}
 
-	/** One line, written cell by cell into `out` (no string made of it). */
-	private line(cells: unknown[], out: Utf8Builder): void {
+	/** One line, written cell by cell into `out` (no string made of it); `dates` unset for the header. */
+	private line(cells: unknown[], out: Utf8Builder, dates: DateCells | undefined): void {
 		const delimiter = DELIMITER_BYTES[this.options.delimiter ?? ','];
 		for (let k = 0; k < cells.length; k++) {
 			if (k > 0) out.appendShort(delimiter);
-			this.cell(cells[k], out);
+			this.cell(cells[k], out, k, dates);
 		}
 		out.appendShort(LINE_END);
 	}
 
 	/** A cell as the file holds it: cellText(), neutralized (Neutralize Formulas) and quoted. */
-	private cell(value: unknown, out: Utf8Builder): void {
+	private cell(value: unknown, out: Utf8Builder, k: number, dates: DateCells | undefined): void {
 		if (typeof value === 'string') {
 			if (value === '') return;
+			if (dates !== undefined && value.charCodeAt(4) === 0x2d) {
+				const wall = dates.wallSeconds(value, this.dateColumns[k] === 1);
+				if (!Number.isNaN(wall)) {
+					dates.writeText(wall, dates.dayOnly, out);
+					return;
+				}
+			}
 			const first = value.charCodeAt(0);
 			if (first < 0x80 && FORMULA_FIRST[first] === 1 && out.appendPlain(value, PLAIN_ASCII)) return;
 		} else if (typeof value === 'number') {
-			// A finite number's text is a plain number (never neutralized) with nothing to quote.
-			if (Number.isFinite(value) && out.appendPlain(String(value))) return;
+			// A finite number's text is a plain number (never neutralized), quoted only when its decimal comma is the delimiter.
+			if (Number.isFinite(value)) {
+				const text = this.options.decimalComma ? String(value).replace('.', ',') : String(value);
+				const delimiter = this.options.delimiter ?? ',';
+				if (!out.appendPlain(text, NUMBER_PLAIN[delimiter])) out.append(quote(text, delimiter));
+				return;
+			}
 		} else if (value === undefined || value === null) return;
 		const { delimiter = ',', neutralizeFormulas } = this.options;
 		const text = cellText(value);

@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from '../transport/credentials';
 import { fieldError } from '../transport/errors';
-import type { FileOutput } from './export';
-import { exportList, FILE_AUTO_MAX_CONCURRENCY, FILE_OUTPUTS, fileOutputFields, XLSX_AUTO_MAX_CONCURRENCY } from './export';
+import { exportList, FILE_AUTO_MAX_CONCURRENCY, XLSX_AUTO_MAX_CONCURRENCY } from './export';
+import type { FileOutput } from './fileOptions';
+import { FILE_OUTPUTS, fileOutputFields } from './fileOptions';
 import type { ListRequest } from './pagination';
 import {
 	AUTO_CONCURRENCY,

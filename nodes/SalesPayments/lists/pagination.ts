@@ -79,6 +79,8 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	 * may stop after any page (the polling trigger, dropdowns: a request for nothing).
 	 */
 	readAhead?: boolean;
+	/** An empty list is handed over as one empty page, for its totals (the file outputs reconcile with them). */
+	reportEmpty?: boolean;
 }
 
 /**
@@ -366,7 +368,7 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				if (page.records.length === 0) {
 					if (again()) break;
 					// A re-reading that finds the list empty: its consumer learns that the earlier reading is void.
-					if (pass > 1 && pageNo === from) yield { pageNo, size, records: [], summary: page.summary, pass, met, last: true, more: false };
+					if ((pass > 1 || req.reportEmpty) && pageNo === from) yield { pageNo, size, records: [], summary: page.summary, pass, met, last: true, more: false };
 					return;
 				}
 				const records: IDataObject[] = [];

@@ -1,29 +1,41 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asciiExcept, TableLayout, Utf8Builder } from './csv';
+import type { DateCells } from './cellDates';
+import { isDateField } from './cellDates';
+import { TableLayout } from './table';
+import { asciiExcept, Utf8Builder } from './utf8';
+import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
 import { ZipWriter } from './zip';
 
 /**
  * Output › Excel File: an Office Open XML workbook (.xlsx) written page by page, with the CSV's
- * columns (TableLayout of csv.ts). The archive is an uncompressed ZIP (zip.ts). Each sheet is a stream
- * of `<row>`s: a frozen, bold header row (Header Row), then one row per record. Cells have their
- * type: numbers are numbers (the decimal amounts of Add Decimal Amounts shown with two decimals),
- * booleans are booleans, every text is an inline string (`t="inlineStr"`): never a formula, so
- * nothing is escaped with a `'`. A sheet holds at most 1,048,576 rows (Excel's limit); the rows
- * after go to a new sheet, which repeats the header. The workbook, its styles and relations are
- * written at the end, once the sheets are known.
+ * columns (TableLayout of table.ts) up to Excel's 16,384 (fields past it go to `_extraFields`).
+ * The archive is an uncompressed ZIP (zip.ts). Each sheet is a stream of `<row>`s: a frozen, bold
+ * header row (Header Row), then one row per record. Cells have their type: numbers are numbers
+ * (the decimal amounts of Add Decimal Amounts shown with two decimals; a number that is not
+ * finite, which no cell can hold, is written as the text the CSV has, `Infinity`), booleans are
+ * booleans, dates are date-time cells (File Options › Dates, cellDates.ts), every other text is
+ * an inline string (`t="inlineStr"`): never a formula, so nothing is escaped with a `'`. A sheet
+ * holds at most 1,048,576 rows (Excel's limit); the rows after go to a new sheet, which repeats the
+ * header. The workbook, its styles and relations (xlsxParts.ts) are written at the end, once the
+ * sheets are known. Every part is well-formed XML 1.0 whatever the records hold.
  */
 
 export const XLSX_MAX_ROWS = 1_048_576;
+/** Excel's most columns (A to XFD). */
+export const XLSX_MAX_COLUMNS = 16_384;
 /** Excel's most characters in a cell; a longer text is cut (the summary counts them). */
 export const XLSX_MAX_TEXT = 32_767;
-const MAX_SHEET_NAME = 31;
+/** Cells the summary names (record id and field), for texts cut and texts with characters replaced. */
+const MAX_NAMED = 5;
 
 export interface XlsxOptions {
 	sheetName: string;
 	headerRow: boolean;
 	/** Mark the decimal amounts (Add Decimal Amounts) with two decimals. */
 	decimalAmounts: boolean;
+	/** Dates as date-time cells in this reader's time zone; unset: dates stay texts, as the platform wrote them. */
+	dates?: DateCells;
 	/** Rows per sheet, header included (tests lower it). */
 	maxRows?: number;
 	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
@@ -33,22 +45,10 @@ export interface XlsxOptions {
 	now?: Date;
 }
 
-const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
-const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
-/** Style 0: plain; 1: number with two decimals (built-in format 2, `0.00`); 2: bold (the header). */
-const STYLE_DECIMAL = 1;
-const STYLE_HEADER = 2;
-
-/** A sheet name as Excel allows it: 1-31 characters, none of `[ ] : * ? / \`, not starting or ending with `'`. */
-export function sheetNameProblem(name: string): string | undefined {
-	if (name.length === 0 || name.length > MAX_SHEET_NAME) return `at most ${MAX_SHEET_NAME} characters and not empty`;
-	if (/[[\]:*?/\\]/.test(name)) return 'without [ ] : * ? / or \\';
-	if (name.startsWith("'") || name.endsWith("'")) return "not starting or ending with '";
-	if ([...name].some((c) => c.charCodeAt(0) < 32)) return 'without control characters';
-	if (name.toLowerCase() === 'history') return 'other than History (reserved by Excel)';
-	return undefined;
+/** A cell the summary names: its record's id (null for the header row) and its column. */
+interface NamedCell {
+	id: string | number | null;
+	field: string;
 }
 
 /** A1, B1, ..., Z1, AA1 ... : the column letters of index `n` (0-based). */
@@ -82,11 +82,13 @@ const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000
 const PLAIN_ASCII = asciiExcept(`&<>_${Array.from({ length: 32 }, (_, c) => (c === 0x09 || c === 0x0a ? '' : String.fromCharCode(c))).join('')}`);
 
 /**
- * A text as the content of `<t>`: markup characters as entities, characters XML cannot hold as
- * OOXML's `_xHHHH_` escape (ST_Xstring, as Excel writes them), a literal `_xHHHH_` with its `_`
- * escaped (`_x005F_`).
+ * A text as the content of `<t>`: markup characters as entities, control characters as OOXML's
+ * `_xHHHH_` escape (ST_Xstring, as Excel writes them, read back as the character), a literal
+ * `_xHHHH_` with its `_` escaped (`_x005F_`). A lone surrogate (half of a character), U+FFFE and
+ * U+FFFF are no characters at all: escaped they would come back as the same broken text, so each
+ * becomes U+FFFD (the replacement character), counted in `replaced.count` when given.
  */
-export function xmlText(text: string): string {
+export function xmlText(text: string, replaced?: { count: number }): string {
 	if (PLAIN_TEXT.test(text) || !NEEDS_ESCAPE.test(text)) return text;
 	let out = '';
 	for (let k = 0; k < text.length; k++) {
@@ -98,19 +100,18 @@ export function xmlText(text: string): string {
 		else if (c >= 0xd800 && c <= 0xdbff && k + 1 < text.length && text.charCodeAt(k + 1) >= 0xdc00 && text.charCodeAt(k + 1) <= 0xdfff) {
 			out += text.slice(k, k + 2);
 			k++;
-		} else if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff) {
-			out += `_x${c.toString(16).toUpperCase().padStart(4, '0')}_`;
+		} else if (c < 0x20 && c !== 0x09 && c !== 0x0a) out += `_x${c.toString(16).toUpperCase().padStart(4, '0')}_`;
+		else if ((c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff) {
+			out += '\uFFFD';
+			if (replaced) replaced.count++;
 		} else out += text[k];
 	}
 	return out;
 }
 
-function escapeAttribute(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 export class XlsxWriter {
-	readonly layout = new TableLayout();
+	readonly layout = new TableLayout(XLSX_MAX_COLUMNS);
 	private readonly zip: ZipWriter;
 	private readonly maxRows: number;
 	private readonly sheets: string[] = [];
@@ -121,9 +122,16 @@ export class XlsxWriter {
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
+	/** Per column: 1 when it is a field the platform dates records by (cellDates.ts). */
+	private dateColumns = new Uint8Array(0);
 	private header: string[] = [];
+	/** The id of the record being written (null: the header row). */
+	private recordId: string | number | null = null;
 	private cut = 0;
-	private rows = 0;
+	private readonly cutIn: NamedCell[] = [];
+	private readonly replaced = { count: 0 };
+	private textsReplaced = 0;
+	private readonly replacedIn: NamedCell[] = [];
 
 	constructor(private readonly options: XlsxOptions) {
 		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
@@ -141,8 +149,9 @@ export class XlsxWriter {
 				this.closeSheet(out);
 				this.openSheet(out);
 			}
+			const id = record.id;
+			this.recordId = typeof id === 'string' || typeof id === 'number' ? id : null;
 			this.row(this.layout.row(record), '');
-			this.rows++;
 		}
 		this.count(out);
 	}
@@ -156,58 +165,24 @@ export class XlsxWriter {
 			this.openSheet(out, false);
 		}
 		this.closeSheet(out);
-		const part = (name: string, xml: string) => this.zip.entry(name, XML_DECLARATION + xml, out);
-		const sheetParts = this.sheets.map((_, n) => `xl/worksheets/sheet${n + 1}.xml`);
-		part(
-			'[Content_Types].xml',
-			'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-				'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-				'<Default Extension="xml" ContentType="application/xml"/>' +
-				'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-				'<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
-				sheetParts.map((p) => `<Override PartName="/${p}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
-				'</Types>',
-		);
-		part(
-			'_rels/.rels',
-			`<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-		);
-		part(
-			'xl/workbook.xml',
-			`<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><bookViews><workbookView/></bookViews><sheets>` +
-				this.sheets.map((name, n) => `<sheet name="${escapeAttribute(name)}" sheetId="${n + 1}" r:id="rId${n + 1}"/>`).join('') +
-				'</sheets></workbook>',
-		);
-		part(
-			'xl/_rels/workbook.xml.rels',
-			`<Relationships xmlns="${PKG_REL_NS}">` +
-				sheetParts.map((p, n) => `<Relationship Id="rId${n + 1}" Type="${REL_NS}/worksheet" Target="${p.slice(3)}"/>`).join('') +
-				`<Relationship Id="rId${sheetParts.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
-		);
-		part(
-			'xl/styles.xml',
-			`<styleSheet xmlns="${NS}">` +
-				'<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
-				'<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-				'<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-				'<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-				'<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
-				'<xf numFmtId="2" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-				'<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>' +
-				'<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
-				'</styleSheet>',
-		);
+		for (const [name, xml] of workbookParts(this.sheets)) this.zip.entry(name, XML_DECLARATION + xml, out);
 		this.zip.finish(out);
 	}
 
 	summary(): IDataObject {
-		return { ...this.layout.summary(), sheets: [...this.sheets], ...(this.cut > 0 ? { textsCut: this.cut } : {}) };
+		return {
+			...this.layout.summary(),
+			sheets: [...this.sheets],
+			...(this.cut > 0 ? { textsCut: this.cut, textsCutIn: this.cutIn } : {}),
+			...(this.textsReplaced > 0 ? { textsWithReplacedCharacters: this.textsReplaced, textsWithReplacedCharactersIn: this.replacedIn } : {}),
+		};
 	}
 
 	/** The columns' letters and styles, from the header. */
 	private start(header: string[]): void {
 		this.header = header;
 		this.letters = header.map((_, n) => columnLetters(n));
+		this.dateColumns = Uint8Array.from(header, (name) => (isDateField(name) ? 1 : 0));
 		const names = new Set(header);
 		const decimals = new Set<string>();
 		if (this.options.decimalAmounts) {
@@ -222,12 +197,13 @@ export class XlsxWriter {
 
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
 		const n = this.sheets.length + 1;
-		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n));
+		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n, this.sheets));
 		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
 		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
 		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews><sheetData>`);
 		this.rowNumber = 1;
-		if (header) this.row(this.header, ` s="${STYLE_HEADER}"`);
+		this.recordId = null;
+		if (header) this.row(this.header, HEADER_STYLE);
 	}
 
 	private closeSheet(out: Utf8Builder): void {
@@ -250,6 +226,7 @@ export class XlsxWriter {
 	 */
 	private row(cells: unknown[], style: string): void {
 		const xml = this.xml;
+		const dates = style === '' ? this.options.dates : undefined;
 		const r = String(this.rowNumber++);
 		xml.appendShort(ROW_OPEN);
 		xml.appendPlain(r);
@@ -268,27 +245,46 @@ export class XlsxWriter {
 			}
 			next = k + 1;
 			if (typeof value === 'number') {
-				const cellStyle = style || this.styles[k];
-				if (referenced || cellStyle !== '') {
-					if (!referenced) xml.appendShort(CELL);
-					xml.appendPlain(cellStyle);
-					xml.appendShort(VALUE_OPEN);
-				} else xml.appendShort(CELL_VALUE_OPEN);
-				xml.appendPlain(String(value));
-				xml.appendShort(VALUE_CLOSE);
+				// Infinity and NaN are no xsd:double: written as the CSV's text.
+				if (Number.isFinite(value)) this.numberCell(String(value), style || this.styles[k], referenced);
+				else this.textCell(style, String(value), referenced, k);
 			} else if (typeof value === 'boolean') {
 				if (!referenced) xml.appendShort(CELL);
 				xml.appendPlain(style);
 				xml.appendShort(value ? BOOLEAN_TRUE : BOOLEAN_FALSE);
-			} else this.textCell(style, typeof value === 'string' ? value : JSON.stringify(value), referenced);
+			} else if (typeof value === 'string') {
+				// A date (a quick look at its fifth character first: most texts are none).
+				const wall = dates !== undefined && value.charCodeAt(4) === 0x2d ? dates.wallSeconds(value, this.dateColumns[k] === 1) : Number.NaN;
+				if (Number.isNaN(wall)) this.textCell(style, value, referenced, k);
+				else {
+					if (!referenced) xml.appendShort(CELL);
+					xml.appendPlain(dates!.dayOnly ? DAY_STYLE : DATE_TIME_STYLE);
+					xml.appendShort(VALUE_OPEN);
+					dates!.writeSerial(wall, xml);
+					xml.appendShort(VALUE_CLOSE);
+				}
+			} else this.textCell(style, JSON.stringify(value), referenced, k);
 		}
 		xml.appendShort(ROW_CLOSE);
 	}
 
-	/** A text cell, its `<c` and reference written when `referenced`. */
-	private textCell(style: string, text: string, referenced: boolean): void {
+	/** A number cell holding `text`, its `<c` and reference written when `referenced`. */
+	private numberCell(text: string, cellStyle: string, referenced: boolean): void {
+		const xml = this.xml;
+		if (referenced || cellStyle !== '') {
+			if (!referenced) xml.appendShort(CELL);
+			xml.appendPlain(cellStyle);
+			xml.appendShort(VALUE_OPEN);
+		} else xml.appendShort(CELL_VALUE_OPEN);
+		xml.appendPlain(text);
+		xml.appendShort(VALUE_CLOSE);
+	}
+
+	/** A text cell of column `k`, its `<c` and reference written when `referenced`. */
+	private textCell(style: string, text: string, referenced: boolean, k: number): void {
 		if (text.length > XLSX_MAX_TEXT) {
 			this.cut++;
+			this.name(this.cutIn, k);
 			// Not in the middle of a surrogate pair.
 			const end = text.charCodeAt(XLSX_MAX_TEXT - 1) >= 0xd800 && text.charCodeAt(XLSX_MAX_TEXT - 1) <= 0xdbff ? XLSX_MAX_TEXT - 1 : XLSX_MAX_TEXT;
 			text = text.slice(0, end);
@@ -302,13 +298,28 @@ export class XlsxWriter {
 			xml.appendShort(preserve ? TEXT_OPEN_PRESERVE : TEXT_OPEN);
 		}
 		// Most texts are ASCII that needs no escape: copied as they are; else escaped and encoded.
-		if (!xml.appendPlain(text, PLAIN_ASCII)) xml.append(xmlText(text));
+		if (!xml.appendPlain(text, PLAIN_ASCII)) {
+			const before = this.replaced.count;
+			xml.append(xmlText(text, this.replaced));
+			if (this.replaced.count !== before) {
+				this.textsReplaced++;
+				this.name(this.replacedIn, k);
+			}
+		}
 		xml.appendShort(TEXT_CLOSE);
+	}
+
+	/** Names the cell of column `k` of the row being written, among the first few. */
+	private name(list: NamedCell[], k: number): void {
+		if (list.length < MAX_NAMED) list.push({ id: this.recordId, field: this.header[k] });
 	}
 }
 
 /** The markup of rows and cells, as bytes (Utf8Builder.appendShort). */
 const ascii = (text: string) => Buffer.from(text, 'latin1');
+const HEADER_STYLE = ` s="${STYLE_HEADER}"`;
+const DATE_TIME_STYLE = ` s="${STYLE_DATE_TIME}"`;
+const DAY_STYLE = ` s="${STYLE_DAY}"`;
 const ROW_OPEN = ascii('<row r="');
 const ROW_CLOSE = ascii('</row>');
 const QUOTE = ascii('"');
@@ -324,12 +335,3 @@ const TEXT_OPEN = ascii(' t="inlineStr"><is><t>');
 const TEXT_OPEN_PRESERVE = ascii(' t="inlineStr"><is><t xml:space="preserve">');
 const CELL_TEXT_OPEN = ascii('<c t="inlineStr"><is><t>');
 const TEXT_CLOSE = ascii('</t></is></c>');
-
-/** The name of sheet `n` (2, 3...): `Sheet (2)`, cut to Excel's 31 characters. */
-function sheetNameOf(base: string, n: number): string {
-	const suffix = ` (${n})`;
-	let name = base.slice(0, MAX_SHEET_NAME - suffix.length);
-	// A name cut right after a `'` would end with it.
-	while (name.endsWith("'")) name = name.slice(0, -1);
-	return `${name}${suffix}`;
-}

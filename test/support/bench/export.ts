@@ -10,7 +10,9 @@
  * disk (the CSV's first cells, each JSON line's id, the .xlsx's first cell of each row), and digests the ids in order,
  * so that every row must hold the same records in the same order.
  * Targets: the CSV's extra RSS at most 100 MB, its time at most 1.1x the items' time; the
- * .xlsx's extra RSS at most 100 MB, its time at most 1.5x the CSV's.
+ * .xlsx's extra RSS at most 100 MB, its time at most 1.5x the CSV's, with its dates typed (issue 38:
+ * date-time cells, the default) in a zone with daylight saving (America/New_York: the seeded dates
+ * span 2024-2025, four changes). Every file's summary must say it adds up (`reconciled`).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +30,8 @@ import type { RunFigures } from './measure';
 import { answerCase, caseArgs, measureMemory, median, runChild } from './measure';
 
 const CHILD_TIMEOUT_MS = 20 * 60_000;
+/** The workflow's time zone of every run: the Excel file's dates are typed in it. */
+const TIMEZONE = 'America/New_York';
 
 type Output = 'items' | 'csvFile' | 'jsonLinesFile' | 'xlsxFile';
 const OUTPUTS: Output[] = ['items', 'csvFile', 'jsonLinesFile', 'xlsxFile'];
@@ -35,7 +39,7 @@ const LABELS: Record<Output, string> = {
 	items: 'Items',
 	csvFile: 'CSV File, filesystem binary mode',
 	jsonLinesFile: 'JSON Lines File, filesystem binary mode',
-	xlsxFile: 'Excel File (.xlsx), filesystem binary mode',
+	xlsxFile: 'Excel File (.xlsx), dates typed, filesystem binary mode',
 };
 
 interface ExportSpec {
@@ -87,12 +91,12 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		await useBinaryMode('filesystem');
 	}
 	const { executeNode } = await import('./n8n-run');
-	await executeNode(parameters(spec, 10), { ...spec.target });
+	await executeNode(parameters(spec, 10), { ...spec.target }, undefined, undefined, TIMEZONE);
 	let items: Awaited<ReturnType<typeof executeNode>> = [];
 	let error: string | undefined;
 	const { wallMs, cpuMs, memory } = await measureMemory(async () => {
 		try {
-			items = await executeNode(parameters(spec), { ...spec.target });
+			items = await executeNode(parameters(spec), { ...spec.target }, undefined, undefined, TIMEZONE);
 		} catch (e) {
 			error = (e as Error).message;
 		}
@@ -122,6 +126,7 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 			}
 		}
 		if (records !== items[0].json.records) error = `the file holds ${records} rows, its summary says ${String(items[0].json.records)}`;
+		else if (items[0].json.reconciled !== true) error = `the file does not add up: ${JSON.stringify(items[0].json.reconciliation)}`;
 	}
 	if (!error && records !== spec.records) error = `${records} records, expected ${spec.records}`;
 	return {
@@ -244,7 +249,7 @@ export function exportMarkdown(rows: ExportRow[]): string[] {
 	const csv = rows.find((r) => r.output === 'csvFile');
 	const xlsx = rows.find((r) => r.output === 'xlsxFile');
 	const lines = [
-		`Export (issues 24, 32): Movement › Get Many of ${rows[0].records.toLocaleString('en-US')} movements, default Pagination settings, each run in a fresh process (n8n-core, the built package); medians of ${rows[0].runs} alternating runs.`,
+		`Export (issues 24, 32, 38): Movement › Get Many of ${rows[0].records.toLocaleString('en-US')} movements, default Pagination settings, each run in a fresh process (n8n-core, the built package); medians of ${rows[0].runs} alternating runs.`,
 		'',
 		'| Output | Runs | Median (ms) | Fastest-slowest (ms) | / items | / CSV | Records/s | CPU (ms) | RSS Δ (MB) | Heap Δ (MB) | File | Same records, same order |',
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',

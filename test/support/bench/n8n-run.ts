@@ -23,6 +23,8 @@ export async function executeNode(
 	credentials: ICredentialDataDecryptedObject,
 	packageDir?: string,
 	type: string = ACTION_TYPE,
+	/** The workflow's time zone (default: n8n's default). */
+	timezone?: string,
 ): Promise<INodeExecutionData[]> {
 	const loaded = packageDir ? await loadPackageFrom(packageDir) : await loadPackage();
 	const { credentialTypes } = loaded;
@@ -48,7 +50,7 @@ export async function executeNode(
 		connections: {},
 		nodeTypes,
 		active: false,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(timezone ? { timezone } : {}) },
 	});
 	const helper = new CredentialsHelper(credentialTypes, { salesPaymentsApi: { ...credentials } });
 	const hooks = new ExecutionLifecycleHooks('manual', 'bench-execution', workflow as never);

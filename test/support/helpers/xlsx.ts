@@ -17,6 +17,17 @@ export interface SheetRead {
 	formulas: string[];
 }
 
+/**
+ * A typed cell as the CSV of the same list writes it with Dates › Date and Time in the Workflow's
+ * Time Zone: a date cell (exceljs gives a Date holding the wall time as if it were UTC) as
+ * `yyyy-mm-dd hh:mm:ss`, a number or boolean as JSON writes it, nothing as ''.
+ */
+export function asCsvText(value: unknown): string {
+	if (value === undefined) return '';
+	if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
+	return typeof value === 'string' ? value : String(value);
+}
+
 export function unescapeXstring(text: string): string {
 	return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

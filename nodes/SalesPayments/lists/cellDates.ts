@@ -1,0 +1,219 @@
+import { zoneOffsetMs } from '../fields/dates';
+import type { Utf8Builder } from './utf8';
+
+/**
+ * The dates of the table outputs (File Options › Dates): which cells are dates, and their wall
+ * time in the workflow's time zone (docs/exports.md, "Dates").
+ *
+ * A text is a date when it is an ISO 8601 date-time as the platform writes its timestamps:
+ * `YYYY-MM-DDThh:mm`, then optionally `:ss` and a fraction of 1 to 9 digits, then `Z` or `±hh:mm`,
+ * on a real calendar day at a time of day (`2025-02-30`, `24:00` or a leap second stay texts). In
+ * the fields the platform dates its records by (DATE_FIELDS), also the same without a zone (a wall
+ * time in the workflow's zone, as every date of this package without one) and a day alone
+ * (`YYYY-MM-DD`). Anything else stays text, never guessed; so does a date before 1900-03-01 or after
+ * 9999 (Excel's calendar). Times are kept to the second: the fraction is dropped, never rounded up
+ * into the next second (or day).
+ */
+
+/** The fields the platform dates its records by (spec part 2, and the simulator's records). */
+const DATE_FIELDS = new Set(['createdAt', 'updatedAt', 'paidAt', 'requestAt', 'subscribedAt', 'date', 'expiration', 'releaseAt', 'expiresAt', 'redeemedAt', 'loggedAt']);
+
+/** Whether the column `path` (a dot path) is a field the platform dates its records by. */
+export function isDateField(path: string): boolean {
+	return DATE_FIELDS.has(path.slice(path.lastIndexOf('.') + 1));
+}
+
+const DAY = 86_400;
+/** 1900-03-01 and 9999-12-31 23:59:59 in seconds since 1970 (Excel's serial 61 is 1900-03-01: its 1900 is a leap year). */
+const FIRST = -2_203_891_200;
+const LAST = 253_402_300_799;
+/** Days from 1899-12-30 (Excel's serial 0) to 1970-01-01. */
+const EXCEL_EPOCH_DAYS = 25_569;
+/** Hours whose offset a ZoneClock keeps before it starts over (a run over 11 years of records). */
+const MAX_HOURS = 100_000;
+
+/** Two digits at `at`, or -1. */
+function two(text: string, at: number): number {
+	const a = text.charCodeAt(at) - 48;
+	const b = text.charCodeAt(at + 1) - 48;
+	return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/** Days since 1970-01-01 of a day of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+	const y = month <= 2 ? year - 1 : year;
+	const era = Math.floor(y / 400);
+	const yoe = y - era * 400;
+	const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+	return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+function daysInMonth(year: number, month: number): number {
+	if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * Offsets of one time zone from UTC, read from `Intl.DateTimeFormat` once per hour of UTC and kept:
+ * a million records cost a few thousand readings. An hour whose start and end offsets differ (a
+ * daylight-saving change inside it, at any minute) is read for each second asked.
+ */
+export class ZoneClock {
+	private readonly hours = new Map<number, number>();
+	private lastHour = Number.NaN;
+	private lastOffset = 0;
+
+	constructor(readonly timeZone: string) {}
+
+	/** The zone's offset in seconds (east positive) at `utc`, seconds since 1970 UTC. */
+	offset(utc: number): number {
+		const hour = Math.floor(utc / 3600);
+		if (hour === this.lastHour) return this.lastOffset;
+		const start = this.hourOffset(hour);
+		if (start !== this.hourOffset(hour + 1)) return zoneOffsetMs(this.timeZone, utc * 1000) / 1000;
+		this.lastHour = hour;
+		this.lastOffset = start;
+		return start;
+	}
+
+	private hourOffset(hour: number): number {
+		let offset = this.hours.get(hour);
+		if (offset === undefined) {
+			if (this.hours.size >= MAX_HOURS) this.hours.clear();
+			offset = zoneOffsetMs(this.timeZone, hour * 3_600_000) / 1000;
+			this.hours.set(hour, offset);
+		}
+		return offset;
+	}
+}
+
+/** Reads dates out of texts, as wall times of one time zone, and writes them. */
+export class DateCells {
+	/** Whether the last date read was a day alone (no time). */
+	dayOnly = false;
+	private readonly clock: ZoneClock;
+	/**
+	 * The texts written, kept: the last day's (`yyyy-mm-dd` and Excel's day number) and each second
+	 * of the day's (`hh:mm:ss` and Excel's fraction of a day, at most 86,400 of each, 3-4 MB), so that
+	 * a date costs no number formatting and leaves no garbage (a million dates written as new strings
+	 * took a third of the .xlsx writer's time).
+	 */
+	private day = Number.NaN;
+	private dayText = '';
+	private daySerial = '';
+	// Allocated whole (holey, fast elements: filled in any order they stay arrays, not dictionaries).
+	private readonly times = new Array<string | undefined>(DAY);
+	private readonly fractions = new Array<string | undefined>(DAY);
+
+	constructor(timeZone: string) {
+		this.clock = new ZoneClock(timeZone);
+	}
+
+	/**
+	 * The wall time in the zone, in seconds since 1970-01-01 counted as if it were UTC, of a text
+	 * that is a date; NaN for any other text. `named`: the text is in one of DATE_FIELDS.
+	 */
+	wallSeconds(text: string, named: boolean): number {
+		const length = text.length;
+		if (length < 16 ? !(named && length === 10) : length > 35) return Number.NaN;
+		if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d) return Number.NaN;
+		const century = two(text, 0);
+		const yy = two(text, 2);
+		const year = 100 * century + yy;
+		const month = two(text, 5);
+		const day = two(text, 8);
+		if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
+		const days = daysFromCivil(year, month, day);
+		if (length === 10) {
+			this.dayOnly = true;
+			return inRange(days * DAY);
+		}
+		if (text.charCodeAt(10) !== 0x54 || text.charCodeAt(13) !== 0x3a) return Number.NaN;
+		const hour = two(text, 11);
+		const minute = two(text, 14);
+		if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return Number.NaN;
+		let second = 0;
+		let at = 16;
+		if (text.charCodeAt(at) === 0x3a) {
+			second = two(text, 17);
+			if (second < 0 || second > 59) return Number.NaN;
+			at = 19;
+			if (text.charCodeAt(at) === 0x2e) {
+				const from = ++at;
+				while (at < length && at - from < 10 && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39) at++;
+				if (at === from || at - from > 9) return Number.NaN;
+			}
+		}
+		const local = days * DAY + hour * 3600 + minute * 60 + second;
+		this.dayOnly = false;
+		if (at === length) return named ? inRange(local) : Number.NaN;
+		const sign = text.charCodeAt(at);
+		if (sign === 0x5a) return at + 1 === length ? this.wall(local) : Number.NaN;
+		if ((sign !== 0x2b && sign !== 0x2d) || at + 6 !== length || text.charCodeAt(at + 3) !== 0x3a) return Number.NaN;
+		const offsetHours = two(text, at + 1);
+		const offsetMinutes = two(text, at + 4);
+		if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return Number.NaN;
+		const offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign === 0x2d ? -1 : 1);
+		return this.wall(local - offset);
+	}
+
+	/** The wall time of the instant `utc` (seconds since 1970). */
+	private wall(utc: number): number {
+		// Outside Excel's calendar (with a day to spare for any offset): no offset to read.
+		if (utc < FIRST - DAY || utc > LAST + DAY) return Number.NaN;
+		return inRange(utc + this.clock.offset(utc));
+	}
+
+	/** Excel's serial number of a wall time (days since 1899-12-30, the time as a fraction of a day, to 1e-12 of a day), into `out`. */
+	writeSerial(wall: number, out: Utf8Builder): void {
+		const second = this.setDay(wall);
+		out.appendPlain(this.daySerial);
+		if (second === 0) return;
+		let fraction = this.fractions[second];
+		if (fraction === undefined) {
+			// `.979166666667`: twelve decimals, trailing zeros dropped.
+			fraction = (second / DAY).toFixed(12).slice(1).replace(/0+$/, '');
+			this.fractions[second] = fraction;
+		}
+		out.appendPlain(fraction);
+	}
+
+	/** A wall time as `yyyy-mm-dd hh:mm:ss` (a day alone `yyyy-mm-dd`), into `out`. */
+	writeText(wall: number, dayOnly: boolean, out: Utf8Builder): void {
+		const second = this.setDay(wall);
+		out.appendPlain(this.dayText);
+		if (dayOnly) return;
+		let time = this.times[second];
+		if (time === undefined) {
+			time = ` ${new Date(second * 1000).toISOString().slice(11, 19)}`;
+			this.times[second] = time;
+		}
+		out.appendPlain(time);
+	}
+
+	/** Keeps the texts of the day of `wall`; the second of that day. */
+	private setDay(wall: number): number {
+		const day = Math.floor(wall / DAY);
+		if (day !== this.day) {
+			this.day = day;
+			this.dayText = new Date(day * DAY * 1000).toISOString().slice(0, 10);
+			this.daySerial = String(day + EXCEL_EPOCH_DAYS);
+		}
+		return wall - day * DAY;
+	}
+}
+
+function inRange(wall: number): number {
+	return wall >= FIRST && wall <= LAST ? wall : Number.NaN;
+}
+
+/** Excel's serial number of a wall time (days since 1899-12-30, the time as a fraction of a day). */
+export function excelSerial(wall: number): number {
+	return wall / DAY + EXCEL_EPOCH_DAYS;
+}
+
+/** A wall time as `yyyy-mm-dd hh:mm:ss`, or `yyyy-mm-dd` for a day alone. */
+export function wallText(wall: number, dayOnly: boolean): string {
+	const iso = new Date(wall * 1000).toISOString();
+	return dayOnly ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+}

@@ -1,0 +1,232 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DateCells } from './cellDates';
+import type { Delimiter } from './csv';
+import { DELIMITERS } from './csv';
+import { isTimeZone } from '../fields/dates';
+import { checkBoolean, checkOneOf } from '../fields/validation';
+import { fieldError } from '../transport/errors';
+import { sheetNameProblem } from './xlsxParts';
+
+/**
+ * The fields of the file outputs (Put Output File in Field, File Options) and their settings read
+ * for one item, checked before any request. Names and meanings follow n8n's Convert to File where
+ * they mean the same (Delimiter, Header Row, Sheet Name, File Name).
+ */
+
+export const FILE_OUTPUTS = ['csvFile', 'jsonLinesFile', 'xlsxFile'] as const;
+export type FileOutput = (typeof FILE_OUTPUTS)[number];
+
+export const FORMATS: Record<FileOutput, { extension: string; mimeType: string }> = {
+	csvFile: { extension: 'csv', mimeType: 'text/csv' },
+	jsonLinesFile: { extension: 'jsonl', mimeType: 'application/x-ndjson' },
+	xlsxFile: { extension: 'xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+};
+
+/** The outputs written as a table (columns, header row): CSV and Excel. */
+const TABLE_OUTPUTS: FileOutput[] = ['csvFile', 'xlsxFile'];
+
+const DECIMAL_SEPARATORS = ['auto', 'point', 'comma'] as const;
+const EXCEL_DATES = ['dateCells', 'isoText'] as const;
+const CSV_DATES = ['isoText', 'workflowZoneText'] as const;
+
+export const fileOutputFields: INodeProperties[] = [
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: 'The name of the output binary field to put the file in',
+		displayOptions: { show: { output: [...FILE_OUTPUTS] } },
+	},
+	{
+		displayName: 'File Options',
+		name: 'fileOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { output: [...FILE_OUTPUTS] } },
+		options: [
+			{
+				displayName: 'Add Byte Order Mark (BOM)',
+				name: 'bom',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to start the file with a UTF-8 byte order mark, so that Excel reads accents and other non-ASCII letters right',
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'Dates',
+				name: 'csvDates',
+				type: 'options',
+				options: [
+					{ name: 'ISO Text (UTC)', value: 'isoText', description: 'As the platform writes them, e.g. 2025-07-01T02:30:00.000Z' },
+					{
+						name: "Date and Time in the Workflow's Time Zone",
+						value: 'workflowZoneText',
+						description: 'For example 2025-06-30 23:30:00 in America/Sao_Paulo: what spreadsheets read as a date and time, to the second',
+					},
+				],
+				default: 'isoText',
+				description: "How dates are written (the platform's timestamps, e.g. createdAt; texts that are not dates never change)",
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'Dates',
+				name: 'excelDates',
+				type: 'options',
+				options: [
+					{
+						name: 'Excel Dates',
+						value: 'dateCells',
+						description: "Date-time cells shown as yyyy-mm-dd hh:mm:ss, the time in the workflow's time zone, to the second: they sort, filter and pivot by day and month",
+					},
+					{ name: 'ISO Text (UTC)', value: 'isoText', description: 'Texts as the platform writes them, e.g. 2025-07-01T02:30:00.000Z' },
+				],
+				default: 'dateCells',
+				description: "How dates are written (the platform's timestamps, e.g. createdAt; texts that are not dates never change)",
+				displayOptions: { show: { '/output': ['xlsxFile'] } },
+			},
+			{
+				displayName: 'Decimal Separator',
+				name: 'decimalSeparator',
+				type: 'options',
+				options: [
+					{ name: 'Automatic', value: 'auto', description: 'A comma with Delimiter Semicolon, else a point' },
+					{ name: 'Comma (12,5)', value: 'comma', description: 'What Excel reads as a number where the decimal separator is a comma (Brazil, most of Europe)' },
+					{ name: 'Point (12.5)', value: 'point' },
+				],
+				default: 'auto',
+				description: 'The decimal separator of numbers (never of texts, nor thousands separators)',
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'Delimiter',
+				name: 'delimiter',
+				type: 'options',
+				options: [
+					{ name: 'Comma (,)', value: ',' },
+					{ name: 'Semicolon (;)', value: ';', description: 'What Excel expects where the decimal separator is a comma (Brazil, most of Europe)' },
+					{ name: 'Tab', value: '\t' },
+				],
+				default: ',',
+				description: 'The character between fields',
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. movements-2025-06.csv',
+				description: 'Name of the file. Empty: the list\'s name, e.g. movements.csv, movements.xlsx or movements.jsonl.',
+			},
+			{
+				displayName: 'Header Row',
+				name: 'headerRow',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the first row of the file contains the header names',
+				displayOptions: { show: { '/output': [...TABLE_OUTPUTS] } },
+			},
+			{
+				displayName: 'Neutralize Formulas',
+				name: 'neutralizeFormulas',
+				type: 'boolean',
+				default: true,
+				description:
+					"Whether to put a ' before texts that a spreadsheet would run as a formula (those starting with =, +, -, @, a tab, a carriage return or NUL, also after a , ; or tab inside the text). Numbers are never changed.",
+				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'Sheet Name',
+				name: 'sheetName',
+				type: 'string',
+				default: 'Sheet',
+				placeholder: 'e.g. Sheet',
+				description: 'Name of the sheet to create in the spreadsheet. Past 1,048,575 records the next sheets are named e.g. Sheet (2).',
+				displayOptions: { show: { '/output': ['xlsxFile'] } },
+			},
+		],
+	},
+];
+
+export interface FileSettings {
+	property: string;
+	fileName: string;
+	bom: boolean;
+	neutralizeFormulas: boolean;
+	delimiter: Delimiter;
+	decimalComma: boolean;
+	headerRow: boolean;
+	sheetName: string;
+	decimalAmounts: boolean;
+	/** Dates as wall times of the workflow's zone (Excel dates, or CSV date-time texts); unset: as the platform wrote them. */
+	dates?: DateCells;
+}
+
+/** The file settings of item `i`, checked before any request. */
+export function readFileSettings(this: IExecuteFunctions, i: number, output: FileOutput): FileSettings {
+	const property = this.getNodeParameter('binaryPropertyName', i, 'data');
+	if (typeof property !== 'string' || property.trim() === '') {
+		fieldError(this, `Put Output File in Field must name the binary field for the file, e.g. data (got ${JSON.stringify(property)})`, i);
+	}
+	const options = this.getNodeParameter('fileOptions', i, {}) as IDataObject;
+	let fileName = options.fileName ?? '';
+	if (fileName === '') fileName = `${plural(String(this.getNodeParameter('resource', i)))}.${FORMATS[output].extension}`;
+	if (!isFileName(fileName)) {
+		fieldError(this, `File Name must be a file name of at most 200 characters, without / or \\ (got ${JSON.stringify(fileName)})`, i);
+	}
+	const sheetName = options.sheetName ?? 'Sheet';
+	const problem = typeof sheetName === 'string' ? sheetNameProblem(sheetName) : 'a text';
+	if (output === 'xlsxFile' && problem !== undefined) fieldError(this, `Sheet Name must be ${problem} (got ${JSON.stringify(sheetName)})`, i);
+	const delimiter = readDelimiter.call(this, options.delimiter ?? ',', i);
+	const separator = checkOneOf.call(this, options.decimalSeparator ?? 'auto', DECIMAL_SEPARATORS, i, 'Decimal Separator');
+	const dates =
+		output === 'xlsxFile'
+			? checkOneOf.call(this, options.excelDates ?? 'dateCells', EXCEL_DATES, i, 'Dates') === 'dateCells'
+			: output === 'csvFile' && checkOneOf.call(this, options.csvDates ?? 'isoText', CSV_DATES, i, 'Dates') === 'workflowZoneText';
+	return {
+		property,
+		fileName,
+		bom: checkBoolean.call(this, options.bom ?? false, i, 'Add Byte Order Mark (BOM)'),
+		neutralizeFormulas: checkBoolean.call(this, options.neutralizeFormulas ?? true, i, 'Neutralize Formulas'),
+		delimiter,
+		decimalComma: separator === 'comma' || (separator === 'auto' && delimiter === ';'),
+		headerRow: checkBoolean.call(this, options.headerRow ?? true, i, 'Header Row'),
+		sheetName: String(sheetName),
+		// Only operations whose records may hold amounts have the field (n8n drops hidden parameters).
+		decimalAmounts: this.getNodeParameter('decimalAmounts', i, false) === true,
+		dates: dates ? new DateCells(workflowTimeZone(this, i)) : undefined,
+	};
+}
+
+/** The workflow's time zone (Workflow Settings › Timezone, else n8n's default), when this runtime knows it. */
+function workflowTimeZone(ctx: IExecuteFunctions, i: number): string {
+	const zone = ctx.getTimezone();
+	if (!isTimeZone(zone)) {
+		throw new NodeOperationError(ctx.getNode(), `The workflow's time zone ${JSON.stringify(zone)} is not one this n8n knows, so dates cannot be written in it`, {
+			description: "Choose a time zone in Workflow Settings › Timezone, or set File Options › Dates to ISO Text.",
+			itemIndex: i,
+		});
+	}
+	return zone;
+}
+
+function readDelimiter(this: IExecuteFunctions, value: unknown, i: number): Delimiter {
+	if (!(DELIMITERS as readonly unknown[]).includes(value)) fieldError(this, `Delimiter must be a comma (,), a semicolon (;) or a tab (got ${JSON.stringify(value)})`, i);
+	return value as Delimiter;
+}
+
+/** A plain file name: no folder, no control character, not `.` or `..`. */
+function isFileName(name: unknown): name is string {
+	if (typeof name !== 'string' || name.length > 200 || name.trim() !== name || name === '' || /^\.+$/.test(name) || /[/\\]/.test(name)) return false;
+	return ![...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+}
+
+function plural(resource: string): string {
+	return resource.endsWith('s') ? `${resource}es` : `${resource}s`;
+}

@@ -1,0 +1,150 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject } from '../transport/records';
+
+/**
+ * A list as a table written page by page: the columns the CSV (csv.ts) and the .xlsx (xlsx.ts)
+ * share.
+ *
+ * Cells: nested objects are flattened into dot paths (`customer.email`); an empty object gives no
+ * cell; arrays are written as JSON text; null is an empty cell.
+ *
+ * Columns: the header is written before the first row, so the columns are every field of the
+ * first page, in the order they first appear. A field that only a later record has is not
+ * dropped: the last column, `_extraFields`, holds such fields of its record as a JSON object
+ * (`{"refundedAt":"2025-06-02T10:00:00.000Z"}`; empty when there are none), and the summary
+ * names them. The column is always there, so that every export of a list has the same columns
+ * whatever its length. A table with a most columns (the .xlsx: Excel's 16,384) gives the fields of
+ * the first page past it no column either: they go to `_extraFields` the same way.
+ */
+
+export const EXTRA_COLUMN = '_extraFields';
+/** Names of fields outside the columns listed in the summary; more are counted. */
+const MAX_EXTRA_NAMES = 100;
+
+/** The leaves of a record as [dot path, value], depth first, in key order. */
+export function flatten(record: IDataObject, prefix = '', out: Array<[string, unknown]> = []): Array<[string, unknown]> {
+	for (const key of Object.keys(record)) {
+		const value = record[key];
+		const path = prefix === '' ? key : `${prefix}.${key}`;
+		if (isPlainObject(value)) flatten(value, path, out);
+		else out.push([path, value]);
+	}
+	return out;
+}
+
+export function cellText(value: unknown): string {
+	if (value === null || value === undefined) return '';
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return JSON.stringify(value);
+}
+
+
+/**
+ * The columns of a table written page by page: fixed by the first page, each later record's
+ * leaves put into them, the rest into `_extraFields`. Cells keep their values (the CSV writes
+ * them as text, the .xlsx with their type).
+ */
+export class TableLayout {
+	private columns = new Map<string, number>();
+	/** Fields of the first page left without a column by the most columns. */
+	private pastLastColumn = 0;
+	private started = false;
+	private extraColumn = EXTRA_COLUMN;
+	/** The cells of the row being placed, and which columns it has filled (reused row to row). */
+	private cells: unknown[] = [];
+	private filled = new Uint8Array(0);
+	private readonly extraNames = new Set<string>();
+	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
+	private moreExtraNames = false;
+	private recordsWithExtra = 0;
+
+	get isStarted(): boolean {
+		return this.started;
+	}
+
+	/** Column names, `_extraFields` last. */
+	get header(): string[] {
+		return [...this.columns.keys(), this.extraColumn];
+	}
+
+	/** `maxColumns`: the most columns, `_extraFields` included (default: no bound). */
+	constructor(private readonly maxColumns = Infinity) {}
+
+	/** Fixes the columns from the first page: every field, in the order they first appear (within the most columns). */
+	start(firstPage: IDataObject[]): string[] {
+		const past = new Set<string>();
+		for (const record of firstPage) {
+			for (const [path] of flatten(record)) {
+				if (this.columns.has(path)) continue;
+				if (this.columns.size < this.maxColumns - 1) this.columns.set(path, this.columns.size);
+				else past.add(path);
+			}
+		}
+		this.pastLastColumn = past.size;
+		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
+		this.started = true;
+		this.cells = new Array<unknown>(this.columns.size + 1).fill(undefined);
+		this.filled = new Uint8Array(this.columns.size);
+		return this.header;
+	}
+
+	/** The record's cells, one per column (undefined: none), the last the JSON text of its extra fields. Reused: read before the next call. */
+	row(record: IDataObject): unknown[] {
+		this.cells.fill(undefined);
+		this.filled.fill(0);
+		const extra = this.place(record, '', undefined);
+		if (extra) {
+			this.recordsWithExtra++;
+			this.cells[this.columns.size] = JSON.stringify(Object.fromEntries(extra));
+		}
+		return this.cells;
+	}
+
+	/** What the summary says of the columns. */
+	summary(): IDataObject {
+		return {
+			columns: [...this.columns.keys()],
+			extraFields: [...this.extraNames],
+			...(this.moreExtraNames ? { moreExtraFields: true } : {}),
+			recordsWithExtraFields: this.recordsWithExtra,
+			...(this.pastLastColumn > 0 ? { fieldsPastLastColumn: this.pastLastColumn } : {}),
+		};
+	}
+
+	/**
+	 * Puts each leaf of `record` into its column, or into `extra` when it has none. `extra` is a
+	 * Map: a name like `constructor` or `__proto__` is kept as it is (Object.fromEntries makes it
+	 * an own property).
+	 */
+	private place(record: IDataObject, prefix: string, extra: Map<string, unknown> | undefined): Map<string, unknown> | undefined {
+		for (const key of Object.keys(record)) {
+			const value = record[key];
+			const path = prefix === '' ? key : `${prefix}.${key}`;
+			if (isPlainObject(value)) {
+				extra = this.place(value, path, extra);
+				continue;
+			}
+			const at = this.columns.get(path);
+			if (at !== undefined && this.filled[at] === 0) {
+				this.filled[at] = 1;
+				this.cells[at] = value;
+				continue;
+			}
+			// A field outside the columns (or a dotted key equal to a nested path already placed).
+			extra ??= new Map();
+			let name = path;
+			for (let n = 2; extra.has(name); n++) name = `${path}#${n}`;
+			extra.set(name, value);
+			this.noteExtra(path);
+		}
+		return extra;
+	}
+
+	private noteExtra(path: string): void {
+		if (this.extraNames.has(path)) return;
+		if (this.extraNames.size < MAX_EXTRA_NAMES) this.extraNames.add(path);
+		else this.moreExtraNames = true;
+	}
+}
