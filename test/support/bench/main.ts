@@ -23,6 +23,8 @@
  * 5. The packed tarball's size and the time to load the action node's module.
  * 6. Exports: 1,000,000 movements to a CSV, a JSON Lines and an .xlsx file against the same to
  *    items (export.ts).
+ * 7. Network: Return All over HTTPS through a latency proxy (RTT 0, 20, 200 ms) against the helper
+ *    loop, the helper loop 8 at a time and 8 kept-alive connections (network.ts).
  *
  * The simulator runs in this process; every measurement runs in a fresh child process
  * (cases.ts, measure.ts), so that memory numbers are its own. The cases of a group are run in
@@ -36,7 +38,8 @@
  * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
  * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
  * --only export (the export rows only: they replace those of bench/results.json, whose other rows
- * stay as the last full run measured them).
+ * stay as the last full run measured them), --only network (the same for the network rows;
+ * --rtt 200 or --rtt 20,200 picks round trips).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -48,6 +51,7 @@ import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
 import { exportMarkdown, measureExports } from './export';
+import { measureNetwork, networkMarkdown } from './network';
 import type { Results } from './report';
 import { markdown, targetsOf } from './report';
 import type { PageServer } from './pages';
@@ -197,6 +201,30 @@ async function main(): Promise<void> {
 			statuses: () => server.statuses,
 		};
 		log(`pre-rendered pages of ${DEFAULT_PAGE_SIZE} and 100 served on ${server.url}`);
+		// 7. The network scenario (network.ts), on the same pages behind TLS and a latency proxy.
+		const network = () =>
+			measureNetwork({
+				pages: server,
+				target,
+				request,
+				env,
+				repeats: Math.min(repeats, 3),
+				log,
+				...(against ? { against } : {}),
+				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
+			});
+		if (option('--only') === 'network') {
+			const results = await network();
+			const file = path.join(OUT_DIR, 'results.json');
+			if (existsSync(file)) {
+				const previous = JSON.parse(readFileSync(file, 'utf8')) as Results;
+				writeFileSync(file, `${JSON.stringify({ ...previous, network: results }, null, 2)}\n`);
+				writeFileSync(path.join(OUT_DIR, 'results.md'), markdown({ ...previous, network: results }));
+				log('wrote the network rows into bench/results.json and bench/results.md');
+			}
+			process.stdout.write(`${networkMarkdown(results).join('\n')}\n`);
+			return;
+		}
 
 		const list = (client: Client, pageSize: number, extra: Partial<ListSpec> = {}): ListSpec => ({
 			kind: 'list',
@@ -279,6 +307,8 @@ async function main(): Promise<void> {
 			simulatorPlatform(sim, RATE_LIMIT),
 		);
 
+		const networkRows = listsOnly ? undefined : await network();
+
 		// 5. Trigger deliveries.
 		let trigger: TriggerResult | { skipped: string } = {
 			skipped: '--lists-only',
@@ -341,6 +371,7 @@ async function main(): Promise<void> {
 			})),
 			trigger,
 			exports: exportRows,
+			...(networkRows ? { network: networkRows } : {}),
 			...(pkg ? { package: pkg } : {}),
 			targets: targetsOf(rows, reference),
 			loadAverage: {

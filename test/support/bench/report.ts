@@ -6,6 +6,8 @@ import type { LoadResult, TriggerResult } from './cases';
 import type { ExportRow } from './export';
 import { exportMarkdown } from './export';
 import { round } from './measure';
+import type { NetworkResults } from './network';
+import { networkMarkdown } from './network';
 import type { Measured } from './rounds';
 import { LATENCY_MS, RATE_LIMIT } from './settings';
 
@@ -94,6 +96,8 @@ export type Results = {
 	list: Array<Measured & { sameOutput: boolean }>;
 	trigger: TriggerResult | { skipped: string };
 	exports: ExportRow[];
+	/** The network scenario (network.ts); absent with --lists-only. */
+	network?: NetworkResults;
 	/** Absent with --lists-only. */
 	package?: { tarballBytes: number; files: number } & LoadResult;
 	targets: TargetCheck[];
@@ -197,6 +201,7 @@ export function markdown(results: Results): string {
 	}
 	lines.push('');
 	lines.push(...exportMarkdown(results.exports));
+	lines.push(...networkMarkdown(results.network));
 	const p = results.package;
 	if (p) {
 		lines.push('| Package | Value |', '|---|---:|');
