@@ -23,6 +23,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
@@ -100,6 +101,8 @@ export interface LatencyProxy {
 	rttMs: number;
 	/** Most client connections open at once since reset(). */
 	maxOpen: number;
+	/** The server answered the last request of the connection from its port `port`: it is no longer open once the answer reached the client. */
+	answered(port: number): void;
 	reset(): void;
 	close(): Promise<void>;
 }
@@ -141,12 +144,14 @@ function relay(from: Socket, to: Socket, delayMs: number, notBefore: number, onE
 
 /**
  * A TCP proxy on 127.0.0.1 to `port`: every chunk RTT/2 late each way, a new connection's first
- * bytes one RTT later still. A connection counts as open from its accept until the server's end
- * of it reaches the client (or the client closes it): with one request per connection, that is
- * the request's time in flight as the client sees it, without the client's own delay in closing.
+ * bytes one RTT later still. A connection counts as open from its accept until the answer to its
+ * last request reaches the client (`answered`, RTT/2 after the server sent it), or until it
+ * closes: with one request per connection, that is the request's time in flight as the client
+ * sees it, without the client's own delay in closing.
  */
 export async function startLatencyProxy(port: number): Promise<LatencyProxy> {
 	const sockets = new Set<Socket>();
+	const byPort = new Map<number, { rtt: number; done: () => void }>();
 	let open = 0;
 	const server = net.createServer({ allowHalfOpen: true }, (client) => {
 		const rtt = proxy.rttMs;
@@ -163,21 +168,27 @@ export async function startLatencyProxy(port: number): Promise<LatencyProxy> {
 			if (counted) open--;
 			counted = false;
 		};
+		upstream.on('connect', () => byPort.set(upstream.localPort as number, { rtt, done }));
 		client.on('close', () => {
 			done();
+			byPort.delete(upstream.localPort as number);
 			upstream.destroy();
 		});
 		client.on('error', () => upstream.destroy());
 		upstream.on('error', () => client.destroy());
 		// SYN, SYN-ACK: the client's first bytes leave one round trip after it connected.
 		relay(client, upstream, rtt / 2, performance.now() + rtt + rtt / 2);
-		relay(upstream, client, rtt / 2, 0, done);
+		relay(upstream, client, rtt / 2, 0);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const proxy: LatencyProxy = {
 		url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		rttMs: 0,
 		maxOpen: 0,
+		answered: (from) => {
+			const connection = byPort.get(from);
+			if (connection) setTimeout(connection.done, connection.rtt / 2);
+		},
 		reset: () => {
 			proxy.maxOpen = open;
 		},
@@ -189,8 +200,12 @@ export async function startLatencyProxy(port: number): Promise<LatencyProxy> {
 	return proxy;
 }
 
-/** TLS in front of the page server: counts TCP connections and handshakes (resumed ones apart). */
-async function startTlsFront(pages: PageServer, key: Buffer, cert: Buffer) {
+/**
+ * TLS in front of the page server: counts TCP connections and handshakes (resumed ones apart), and
+ * tells `onLastAnswer` the port a connection came from when the server sent the last answer it will
+ * send on it (a request that asked to close the connection, as n8n's helper always does).
+ */
+export async function startTlsFront(pages: PageServer, key: Buffer, cert: Buffer, onLastAnswer: (port: number) => void) {
 	const counts = { tcp: 0, tls: 0, resumed: 0, protocols: new Set<string>() };
 	const sockets = new Set<Socket>();
 	const server = tls.createServer({ key, cert }, (socket) => {
@@ -204,11 +219,17 @@ async function startTlsFront(pages: PageServer, key: Buffer, cert: Buffer) {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
+	const answered = (req: IncomingMessage, res: ServerResponse) => {
+		const from = req.socket.remotePort;
+		if (req.socket instanceof tls.TLSSocket && from !== undefined) res.on('finish', () => !res.shouldKeepAlive && onLastAnswer(from));
+	};
+	pages.server.on('request', answered);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		port: (server.address() as AddressInfo).port,
 		counts,
 		close: async () => {
+			pages.server.off('request', answered);
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
@@ -233,8 +254,9 @@ export async function measureNetwork(options: {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-tls-'));
 	const loadStart = os.loadavg().map((n) => round(n));
 	const { caFile, key, cert } = throwawayCa(dir);
-	const front = await startTlsFront(pages, key, cert);
-	const proxy = await startLatencyProxy(front.port);
+	let proxy: LatencyProxy | undefined;
+	const front = await startTlsFront(pages, key, cert, (port) => proxy?.answered(port));
+	proxy = await startLatencyProxy(front.port);
 	const env = { ...options.env, NODE_EXTRA_CA_CERTS: caFile };
 	const target: Target = { ...options.target, baseUrl: proxy.url };
 	const rows: NetworkRow[] = [];
