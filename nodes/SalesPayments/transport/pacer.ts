@@ -84,7 +84,7 @@ export class Pacer {
 	private changedAt = 0;
 	/** The window started wide on the first answer's time and no page has confirmed it yet. */
 	private trial = false;
-	/** A 429, 5xx or network failure was seen: the platform has a limit of its own, and the window stays within `cap`. */
+	/** A 429, 5xx or network failure was seen: the platform has a limit of its own, and the window stays within `cap` (a halving past it lands there). */
 	private limited = false;
 	private pausedUntil = 0;
 	/** Whether the walk had to wait for the last page it needed: only then can a wider window help. */
@@ -133,7 +133,7 @@ export class Pacer {
 			this.limited = true;
 			// One halving per round trip: failures of requests sent before the last change are that change's.
 			if (sentAt < this.changedAt) return;
-			this.window = Math.max(1, Math.floor(this.window / 2));
+			this.window = Math.max(1, Math.min(this.cap, Math.floor(this.window / 2)));
 			this.slowStartLimit = Math.max(1, this.window);
 			this.credit = 0;
 			this.changedAt = now;
