@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The network scenario of `npm run bench` (issue 40): Return All of 100,000 movements over HTTPS
  * through a latency proxy, as n8n reads a platform that is 20 or 200 ms away.
@@ -254,9 +254,10 @@ export async function measureNetwork(options: {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-tls-'));
 	const loadStart = os.loadavg().map((n) => round(n));
 	const { caFile, key, cert } = throwawayCa(dir);
-	let proxy: LatencyProxy | undefined;
-	const front = await startTlsFront(pages, key, cert, (port) => proxy?.answered(port));
-	proxy = await startLatencyProxy(front.port);
+	// The front tells the proxy, which it does not know yet, where an answer ended.
+	const link: { proxy?: LatencyProxy } = {};
+	const front = await startTlsFront(pages, key, cert, (port) => link.proxy?.answered(port));
+	const proxy = (link.proxy = await startLatencyProxy(front.port));
 	const env = { ...options.env, NODE_EXTRA_CA_CERTS: caFile };
 	const target: Target = { ...options.target, baseUrl: proxy.url };
 	const rows: NetworkRow[] = [];
