@@ -69,11 +69,11 @@ describe('the start', () => {
 		now += 450;
 		expect(pacer.window).toBe(4);
 		expect(attempt(pacer, 420)).toBe(2);
-		// Quick at 2: the trial ends, and the window grows again by one per window of quick pages.
-		expect(attempt(pacer, 300)).toBe(2);
+		// Quick at 2: the trial ends, and the window grows as it would have from 1, by one per quick page.
 		expect(attempt(pacer, 300)).toBe(3);
+		expect(attempt(pacer, 300)).toBe(4);
 		// Neither quick nor climbed: held.
-		expect(attempt(pacer, 500)).toBe(3);
+		expect(attempt(pacer, 500)).toBe(4);
 	});
 });
 

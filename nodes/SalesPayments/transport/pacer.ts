@@ -156,10 +156,10 @@ export class Pacer {
 		const quick = ms <= this.fastestMs * QUICK + QUICK_MS;
 		if (this.trial) {
 			// The first pages at the wide start were not quick: the trip was long because the platform
-			// was slow, and it slows further under more requests. Halve (once per round trip) until they are.
+			// was slow, and it slows further under more requests. Halve (once per round trip) until they
+			// are; from there the window grows as it would have from 1 (by one per quick page).
 			if (!quick) {
 				this.window = Math.max(1, Math.floor(this.window / 2));
-				this.slowStartLimit = this.window;
 				this.trial = this.window > 1;
 				this.credit = 0;
 				this.changedAt = now;
