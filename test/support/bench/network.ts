@@ -187,7 +187,8 @@ export async function startLatencyProxy(port: number): Promise<LatencyProxy> {
 		maxOpen: 0,
 		answered: (from) => {
 			const connection = byPort.get(from);
-			if (connection) setTimeout(connection.done, connection.rtt / 2);
+			if (connection && connection.rtt > 0) setTimeout(connection.done, connection.rtt / 2);
+			else connection?.done();
 		},
 		reset: () => {
 			proxy.maxOpen = open;
