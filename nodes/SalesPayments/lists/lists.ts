@@ -15,6 +15,7 @@ import {
 	MAX_CONCURRENCY,
 	MAX_MAX_PAGES,
 	MAX_PAGE_SIZE,
+	NETWORK_MAX_CONCURRENCY,
 	walk,
 } from './pagination';
 import type { FileItem } from '../fields/types';
@@ -133,7 +134,7 @@ export const paginationOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
 			default: AUTO_CONCURRENCY,
-			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY} (${FILE_AUTO_MAX_CONCURRENCY} for a CSV or JSON Lines file, ${XLSX_AUTO_MAX_CONCURRENCY} for an Excel file), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
+			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one (more when the first page is slow to come) and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY}, or up to ${NETWORK_MAX_CONCURRENCY} when the platform is far away and its pages do not slow down (${FILE_AUTO_MAX_CONCURRENCY} for a CSV or JSON Lines file, ${XLSX_AUTO_MAX_CONCURRENCY} for an Excel file), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
 		},
 		{
 			displayName: 'Max Pages',

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runCache, runCacheSet } from '../transport/cache';
 import { asNodeError } from '../transport/errors';
-import { AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, Pacer } from '../transport/pacer';
+import { MAX_CONCURRENCY, Pacer } from '../transport/pacer';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
 import { isPlainObject, kindOf } from '../transport/records';
@@ -34,7 +34,7 @@ export const MAX_PAGE_SIZE = 1000;
 /** Pages one walk may request unless the user raises Pagination › Max Pages. */
 export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
-export { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
+export { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
 /** Page sizes tried, largest first, when the platform refuses a page size with a 400 naming `limit`. */
 export const FALLBACK_PAGE_SIZES = [500, 250, 100, 50, 20, 10];
 /** Readings of one list when its total keeps dropping while it is read. */
@@ -63,7 +63,10 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	/** Stop after this many records; undefined reads every page. */
 	limit?: number;
 	pageSize?: number;
-	/** Pages in flight: 0 or undefined adapts (auto, up to `autoMax`, default AUTO_MAX_CONCURRENCY), N is fixed (1 = one after another). */
+	/**
+	 * Pages in flight: 0 or undefined adapts (auto, up to `autoMax`; without one, AUTO_MAX_CONCURRENCY,
+	 * or up to NETWORK_MAX_CONCURRENCY when pages are slow because of the network), N is fixed (1 = one after another).
+	 */
 	concurrency?: number;
 	autoMax?: number;
 	/** Most pages requested; reaching it while more are announced is an error. */
@@ -319,7 +322,7 @@ function highest(top: Totals, page: Page): Totals {
 export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
-	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, req.autoMax ?? AUTO_MAX_CONCURRENCY);
+	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, req.autoMax);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));

@@ -3,13 +3,17 @@
  * The bench's reference nodes: two trivial n8n nodes that read the same list as Movement > Get
  * Many, executed by n8n-core exactly like the package's node, so that their distance to it is
  * the cost of the package's own work (checks, caps, guards, concurrency) and not of n8n.
- * - `keepAlive`: the floor's `node:http` keep-alive loop inside a node (one page at a time).
+ * - `keepAlive`: the floor's `node:http` keep-alive loop inside a node (one page at a time), or
+ *   `https` when the Base URL is (the network scenario, network.ts).
  * - `helperLoop`: the usual pattern of verified nodes: a sequential loop of
  *   `this.helpers.httpRequestWithAuthentication` (n8n's axios client, the credential's
  *   authentication evaluated for every request).
- * Both output one item per record and stop where the list's `count` says it ends.
+ * Both output one item per record and stop where the list's `count` says it ends. With
+ * Concurrency N above 1 (the network scenario), the first page tells the count and the other
+ * pages are read N at a time (a pool of N; `keepAlive`: over N kept-alive connections).
  */
 import http from 'node:http';
+import https from 'node:https';
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
@@ -33,6 +37,7 @@ function description(name: string): INodeTypeDescription {
 		properties: [
 			{ displayName: 'Page Size', name: 'pageSize', type: 'number', default: 1000 },
 			{ displayName: 'Pages', name: 'pages', type: 'number', default: MAX_PAGES },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
 		],
 	} as INodeTypeDescription;
 }
@@ -40,16 +45,49 @@ function description(name: string): INodeTypeDescription {
 async function settings(ctx: IExecuteFunctions) {
 	const credentials = await ctx.getCredentials('salesPaymentsApi');
 	const pages = ctx.getNodeParameter('pages', 0) as number;
-	return { credentials, pageSize: ctx.getNodeParameter('pageSize', 0) as number, pages, base: String(credentials.baseUrl) };
+	const concurrency = ctx.getNodeParameter('concurrency', 0, 1) as number;
+	return { credentials, pageSize: ctx.getNodeParameter('pageSize', 0) as number, pages, concurrency, base: String(credentials.baseUrl) };
+}
+
+type ListPage = { movements: IDataObject[]; count: number };
+
+/**
+ * Every page up to `pages` in order: one after another while `concurrency` is 1 (stops on an
+ * empty page or at `count`), else the first page, then the rest `concurrency` at a time.
+ */
+async function readPages(pages: number, pageSize: number, concurrency: number, fetchPage: (page: number) => Promise<ListPage>): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	if (concurrency <= 1) {
+		for (let page = 1; page <= pages; page++) {
+			const data = await fetchPage(page);
+			for (const record of data.movements) out.push({ json: record, pairedItem: { item: 0 } });
+			if (data.movements.length === 0 || out.length >= Number(data.count)) break;
+		}
+		return out;
+	}
+	const first = await fetchPage(1);
+	const last = Math.min(pages, Math.ceil(Number(first.count) / pageSize));
+	const rest: IDataObject[][] = [];
+	let next = 2;
+	const worker = async () => {
+		while (next <= last) {
+			const page = next++;
+			rest[page - 2] = (await fetchPage(page)).movements;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	for (const records of [first.movements, ...rest]) for (const record of records) out.push({ json: record, pairedItem: { item: 0 } });
+	return out;
 }
 
 class KeepAliveAnchor implements INodeType {
 	description = description('keepAlive');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { credentials, pageSize, pages, base } = await settings(this);
+		const { credentials, pageSize, pages, concurrency, base } = await settings(this);
 		const url = new URL(base);
-		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		const client = url.protocol === 'https:' ? https : http;
+		const agent = new client.Agent({ keepAlive: true, maxSockets: Math.max(1, concurrency) });
 		const body = '{}';
 		const headers = {
 			accept: 'application/json',
@@ -59,30 +97,25 @@ class KeepAliveAnchor implements INodeType {
 			'x-api-secret': String(credentials.apiSecret),
 			'business-id': String(credentials.businessId),
 		};
-		const out: INodeExecutionData[] = [];
+		const fetchPage = (page: number) =>
+			new Promise<string>((resolve, reject) => {
+				const req = client.request(
+					{ host: url.hostname, port: url.port, agent, method: 'POST', path: `${LIST_PATH}?page=${page}&limit=${pageSize}`, headers },
+					(res) => {
+						const chunks: Buffer[] = [];
+						res.on('data', (chunk: Buffer) => chunks.push(chunk));
+						res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
+						res.on('error', reject);
+					},
+				);
+				req.on('error', reject);
+				req.end(body);
+			}).then((text) => (JSON.parse(text) as { data: ListPage }).data);
 		try {
-			for (let page = 1; page <= pages; page++) {
-				const text = await new Promise<string>((resolve, reject) => {
-					const req = http.request(
-						{ host: url.hostname, port: url.port, agent, method: 'POST', path: `${LIST_PATH}?page=${page}&limit=${pageSize}`, headers },
-						(res) => {
-							const chunks: Buffer[] = [];
-							res.on('data', (chunk: Buffer) => chunks.push(chunk));
-							res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
-							res.on('error', reject);
-						},
-					);
-					req.on('error', reject);
-					req.end(body);
-				});
-				const data = (JSON.parse(text) as { data: { movements: IDataObject[]; count: number } }).data;
-				for (const record of data.movements) out.push({ json: record, pairedItem: { item: 0 } });
-				if (data.movements.length === 0 || out.length >= Number(data.count)) break;
-			}
+			return [await readPages(pages, pageSize, concurrency, fetchPage)];
 		} finally {
 			agent.destroy();
 		}
-		return [out];
 	}
 }
 
@@ -90,22 +123,19 @@ class HelperLoopAnchor implements INodeType {
 	description = description('helperLoop');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const { credentials, pageSize, pages, base } = await settings(this);
-		const out: INodeExecutionData[] = [];
-		for (let page = 1; page <= pages; page++) {
-			const answer = (await this.helpers.httpRequestWithAuthentication.call(this, 'salesPaymentsApi', {
-				method: 'POST',
-				url: `${base}${LIST_PATH}`,
-				qs: { page: String(page), limit: String(pageSize) },
-				headers: { 'business-id': String(credentials.businessId) },
-				body: {},
-				json: true,
-			})) as { data: { movements: IDataObject[]; count: number } };
-			const data = answer.data;
-			for (const record of data.movements) out.push({ json: record, pairedItem: { item: 0 } });
-			if (data.movements.length === 0 || out.length >= Number(data.count)) break;
-		}
-		return [out];
+		const { credentials, pageSize, pages, concurrency, base } = await settings(this);
+		const fetchPage = async (page: number) =>
+			(
+				(await this.helpers.httpRequestWithAuthentication.call(this, 'salesPaymentsApi', {
+					method: 'POST',
+					url: `${base}${LIST_PATH}`,
+					qs: { page: String(page), limit: String(pageSize) },
+					headers: { 'business-id': String(credentials.businessId) },
+					body: {},
+					json: true,
+				})) as { data: ListPage }
+			).data;
+		return [await readPages(pages, pageSize, concurrency, fetchPage)];
 	}
 }
 

@@ -31,8 +31,10 @@ export interface ListSpec {
 	client: Client;
 	target: Target;
 	pageSize: number;
-	/** node: Max Concurrent Requests; undefined leaves the Pagination options at their defaults. */
+	/** node: Max Concurrent Requests; undefined leaves the Pagination options at their defaults. Anchors: pages read at a time (default 1). */
 	concurrency?: number;
+	/** Anchors: the most pages read (a bounded run; `expected` says how many records that is). */
+	pages?: number;
 	expected: number;
 	/** node: the package built in this folder instead of this repository (the baseline). */
 	packageDir?: string;
@@ -125,10 +127,11 @@ async function floorList(spec: ListSpec, limitPages = 10_000): Promise<unknown[]
 }
 
 /** An anchor node (anchors.ts) executed by n8n-core; `pages` bounds it (the warm-up reads one page). */
-async function anchorList(spec: ListSpec, anchor: Anchor, pages?: number) {
+async function anchorList(spec: ListSpec, anchor: Anchor, pages = spec.pages) {
 	const { executeNode } = await import('./n8n-run');
 	const { ANCHOR_TYPES } = await import('./anchors');
-	return await executeNode({ pageSize: spec.pageSize, ...(pages ? { pages } : {}) }, { ...spec.target }, undefined, ANCHOR_TYPES[anchor]);
+	const parameters = { pageSize: spec.pageSize, ...(pages ? { pages } : {}), ...(spec.concurrency ? { concurrency: spec.concurrency } : {}) };
+	return await executeNode(parameters, { ...spec.target }, undefined, ANCHOR_TYPES[anchor]);
 }
 
 async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number) {

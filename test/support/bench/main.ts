@@ -25,6 +25,8 @@
  *    items (export.ts).
  * 7. The peer a user would pick instead (peer.ts): HTTP Request with Pagination + Split Out (+ Convert
  *    to File) against Get Many (items, CSV, Excel) in a real n8n 2.8.4, 100,000 movements.
+ * 8. Network: Return All over HTTPS through a latency proxy (RTT 0, 20, 200 ms) against the helper
+ *    loop, the helper loop 8 at a time and 8 kept-alive connections (network.ts).
  *
  * The simulator runs in this process; every measurement runs in a fresh child process
  * (cases.ts, measure.ts), so that memory numbers are its own. The cases of a group are run in
@@ -38,7 +40,8 @@
  * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
  * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
  * --only export (the export rows only: they replace those of bench/results.json, whose other rows
- * stay as the last full run measured them), --only peer (the same for the peer rows).
+ * stay as the last full run measured them), --only peer, --only network (the same for the peer or
+ * the network rows; --rtt 200 or --rtt 20,200 picks round trips).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -50,6 +53,7 @@ import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
 import { exportMarkdown, measureExports } from './export';
+import { measureNetwork, networkMarkdown } from './network';
 import type { Results } from './report';
 import { markdown, targetsOf } from './report';
 import { measurePeers, peerMarkdown } from './peer';
@@ -213,6 +217,30 @@ async function main(): Promise<void> {
 			statuses: () => server.statuses,
 		};
 		log(`pre-rendered pages of ${DEFAULT_PAGE_SIZE} and 100 served on ${server.url}`);
+		// 8. The network scenario (network.ts), on the same pages behind TLS and a latency proxy.
+		const network = () =>
+			measureNetwork({
+				pages: server,
+				target,
+				request,
+				env,
+				repeats: Math.min(repeats, 3),
+				log,
+				...(against ? { against } : {}),
+				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
+			});
+		if (option('--only') === 'network') {
+			const results = await network();
+			const file = path.join(OUT_DIR, 'results.json');
+			if (existsSync(file)) {
+				const previous = JSON.parse(readFileSync(file, 'utf8')) as Results;
+				writeFileSync(file, `${JSON.stringify({ ...previous, network: results }, null, 2)}\n`);
+				writeFileSync(path.join(OUT_DIR, 'results.md'), markdown({ ...previous, network: results }));
+				log('wrote the network rows into bench/results.json and bench/results.md');
+			}
+			process.stdout.write(`${networkMarkdown(results).join('\n')}\n`);
+			return;
+		}
 
 		const list = (client: Client, pageSize: number, extra: Partial<ListSpec> = {}): ListSpec => ({
 			kind: 'list',
@@ -295,6 +323,8 @@ async function main(): Promise<void> {
 			simulatorPlatform(sim, RATE_LIMIT),
 		);
 
+		const networkRows = listsOnly ? undefined : await network();
+
 		// 5. Trigger deliveries.
 		let trigger: TriggerResult | { skipped: string } = {
 			skipped: '--lists-only',
@@ -326,7 +356,7 @@ async function main(): Promise<void> {
 		// 7. The peer a user would pick (issue 40): HTTP Request + Split Out (+ Convert to File) in a real n8n (peer.ts).
 		const peer = listsOnly ? undefined : await measurePeers({ repeats: Math.min(repeats, 3), log });
 
-		// 8. Package size and module load time.
+		// 9. Package size and module load time.
 		const pkg = listsOnly ? undefined : await packageFigures(env, log);
 
 		const reference = rows.find((r) => r.id === 'loopback/floor')?.digest;
@@ -361,6 +391,7 @@ async function main(): Promise<void> {
 			trigger,
 			exports: exportRows,
 			...(peer ? { peer } : {}),
+			...(networkRows ? { network: networkRows } : {}),
 			...(pkg ? { package: pkg } : {}),
 			targets: targetsOf(rows, reference),
 			loadAverage: {

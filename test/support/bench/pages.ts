@@ -15,6 +15,8 @@ import { LIST_PATH } from './settings';
 
 export interface PageServer {
 	url: string;
+	/** The HTTP server itself: network.ts hands it the TLS connections it accepts. */
+	server: http.Server;
 	/** Added before every answer (ms); 0 answers at once. */
 	latencyMs: number;
 	/** Statuses of the list requests answered since the last clear(). */
@@ -75,6 +77,7 @@ export async function startPageServer(source: string, headers: Record<string, st
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const result: PageServer = {
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		server,
 		latencyMs: 0,
 		statuses,
 		clear: () => {

@@ -8,6 +8,8 @@ import { exportMarkdown } from './export';
 import { round } from './measure';
 import type { PeerResult } from './peer';
 import { peerMarkdown } from './peer';
+import type { NetworkResults } from './network';
+import { networkMarkdown } from './network';
 import type { Measured } from './rounds';
 import { LATENCY_MS, RATE_LIMIT } from './settings';
 
@@ -98,6 +100,8 @@ export type Results = {
 	exports: ExportRow[];
 	/** The peer rows (peer.ts); absent with --lists-only. */
 	peer?: PeerResult;
+	/** The network scenario (network.ts); absent with --lists-only. */
+	network?: NetworkResults;
 	/** Absent with --lists-only. */
 	package?: { tarballBytes: number; files: number } & LoadResult;
 	targets: TargetCheck[];
@@ -202,6 +206,7 @@ export function markdown(results: Results): string {
 	lines.push('');
 	lines.push(...exportMarkdown(results.exports));
 	lines.push(...peerMarkdown(results.peer));
+	lines.push(...networkMarkdown(results.network));
 	const p = results.package;
 	if (p) {
 		lines.push('| Package | Value |', '|---|---:|');

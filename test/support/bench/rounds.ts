@@ -51,6 +51,8 @@ export interface Measured extends RunFigures {
 	vsHelper?: number;
 	rssVsFloor?: number;
 	rssVsKeepAlive?: number;
+	/** What the platform counted besides statuses (Platform.counters), median of the runs. */
+	counters?: Record<string, number>;
 	/** Successful requests per second of wall time (rate-limited rows). */
 	achievedPerSecond?: number;
 	/** Successful requests / the most the limiter lets through in the same time (its bucket starts full). */
@@ -66,6 +68,8 @@ export interface Platform {
 	statuses(): number[];
 	/** Before each run (the simulator's bucket starts full). */
 	beforeRun?(): void;
+	/** After each run: what else the platform counted since `clear` (connections, handshakes...), the warm-up's left out. */
+	counters?(): Record<string, number>;
 	/** After the group. */
 	after?(): void;
 }
@@ -89,7 +93,7 @@ export async function runGroup(
 	meta: { latencyMs: number; rateLimit?: number; profileDir?: string },
 	log: (line: string) => void,
 ): Promise<Measured[]> {
-	const runs = new Map<string, Array<ListResult & { requests: number[] }>>();
+	const runs = new Map<string, Array<ListResult & { requests: number[]; counters?: Record<string, number> }>>();
 	for (let r = 0; r < repeats; r++) {
 		for (let k = 0; k < cases.length; k++) {
 			const c = cases[(k + r) % cases.length];
@@ -101,7 +105,7 @@ export async function runGroup(
 			// The first request is the warm-up's.
 			const requests = platform.statuses().slice(1);
 			if (!runs.has(c.id)) runs.set(c.id, []);
-			runs.get(c.id)!.push({ ...result, requests });
+			runs.get(c.id)!.push({ ...result, requests, counters: platform.counters?.() });
 		}
 		log(`  round ${r + 1}/${repeats}: ${cases.map((c) => `${c.id} ${runs.get(c.id)!.at(-1)!.wallMs} ms`).join(', ')} (load ${os.loadavg()[0].toFixed(2)})`);
 	}
@@ -131,6 +135,9 @@ export async function runGroup(
 			errors: all.filter((x) => x.error).length,
 			digest: digests.size === 1 ? [...digests][0] : 'differs',
 		};
+		if (all[0].counters) {
+			measured.counters = Object.fromEntries(Object.keys(all[0].counters).map((key) => [key, median(all.map((x) => x.counters?.[key] ?? 0))]));
+		}
 		if (meta.rateLimit) {
 			const ok = all.map((x) => x.requests.filter((status) => status === 200).length);
 			measured.achievedPerSecond = round(median(all.map((x, n) => ok[n] / (x.wallMs / 1000))), 1);

@@ -17,6 +17,8 @@ export interface FaultRule {
 	retryAfter?: string;
 	/** For `latency`: milliseconds added before answering. */
 	latencyMs?: number;
+	/** For `latency`: milliseconds more for each other API request in flight when this one arrives (a platform that slows under load). */
+	perInFlightMs?: number;
 	/** Only requests whose method/path match count (path: substring or RegExp source). */
 	method?: string;
 	path?: string;
