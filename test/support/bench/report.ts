@@ -2,6 +2,8 @@
  * What `npm run bench` writes: bench/results.json (Results) and bench/results.md (markdown), with
  * the targets checked against the measured rows.
  */
+import type { BurstRow } from './burst';
+import { burstMarkdown } from './burst';
 import type { LoadResult, TriggerResult } from './cases';
 import type { ExportRow } from './export';
 import { exportMarkdown } from './export';
@@ -93,6 +95,8 @@ export type Results = {
 	};
 	list: Array<Measured & { sameOutput: boolean }>;
 	trigger: TriggerResult | { skipped: string };
+	/** The burst into a real n8n (burst.ts); absent with --lists-only. */
+	burst?: BurstRow[];
 	exports: ExportRow[];
 	/** Absent with --lists-only. */
 	package?: { tarballBytes: number; files: number } & LoadResult;
@@ -196,6 +200,7 @@ export function markdown(results: Results): string {
 		lines.push(`| Forged secret (secret check, answered 401) | ${t.forged.deliveries} | ${t.forged.totalMs} | ${t.forged.perDeliveryUs} |`);
 	}
 	lines.push('');
+	lines.push(...burstMarkdown(results.burst));
 	lines.push(...exportMarkdown(results.exports));
 	const p = results.package;
 	if (p) {
