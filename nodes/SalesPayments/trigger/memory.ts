@@ -119,9 +119,8 @@ function record(scope: Scope, key: string, saved: string[], data: Window, answer
 	if (scope.recent.length > 2 * window) scope.recent = scope.recent.slice(-window);
 	// This request's static data: what it loaded, then everything this process accepted, newest last.
 	const mine = scope.recent.slice(-window);
-	const known = new Set(mine);
-	const older = saved.filter((k) => !known.has(k) && !scope.failed.has(k));
-	data.recentDeliveries = [...older, ...mine].slice(-window);
+	const older = mine.length >= window ? [] : saved.filter((k) => !scope.entries.has(k) && !scope.failed.has(k));
+	data.recentDeliveries = older.length ? [...older, ...mine].slice(-window) : mine;
 	for (const other of scope.open) other.recentDeliveries = append(other.recentDeliveries, key, window);
 	if (!answer) return;
 	scope.open.add(data);
@@ -147,7 +146,7 @@ export async function admit(
 	answer: Answer | undefined,
 	window: number,
 ): Promise<Verdict> {
-	const saved = Array.isArray(data.recentDeliveries) ? data.recentDeliveries.filter((k) => typeof k === 'string') : [];
+	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 	for (;;) {
 		const scope = scopeOf(where.workflowId, where.nodeId, where.webhookId);

@@ -306,11 +306,17 @@ async function main(): Promise<void> {
 		if (!listsOnly)
 			try {
 				const runs: TriggerResult[] = [];
-				for (let n = 0; n < Math.min(repeats, 3); n++) runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
-				trigger = {
-					good: runs.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-					forged: runs.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-				};
+				const againstRuns: TriggerResult[] = [];
+				const best = (list: TriggerResult[]) => ({
+					good: list.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+					forged: list.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+				});
+				for (let n = 0; n < Math.min(repeats, 3); n++) {
+					runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
+					// With --against, that build's deliveries through the same harness, alternated.
+					if (against) againstRuns.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES, packageDir: against.dir }, env));
+				}
+				trigger = { ...best(runs), ...(against ? { against: { label: against.label, ...best(againstRuns) } } : {}) };
 				log(`trigger: ${JSON.stringify(trigger)}`);
 			} catch (error) {
 				trigger = { skipped: (error as Error).message.slice(0, 300) };

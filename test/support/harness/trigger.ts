@@ -12,6 +12,7 @@ import { copyFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 
 import { HookContext, WebhookContext } from 'n8n-core';
@@ -52,6 +53,8 @@ export interface TriggerOptions {
 	typeVersion?: number;
 	/** Stands in for another n8n instance (n8n's instance id comes from its encryption key). */
 	instanceId?: string;
+	/** Another built package to load (the bench's --against build); default: this repository's. */
+	packageDir?: string;
 }
 
 /** One delivery as the node saw it and as n8n would have answered it. */
@@ -162,7 +165,9 @@ export class TriggerHarness {
 	private server?: http.Server;
 	private baseUrl = 'http://127.0.0.1:5678';
 
-	private constructor(private readonly options: TriggerOptions) {}
+	private constructor(private readonly options: TriggerOptions) {
+		this.packageDir = options.packageDir;
+	}
 
 	static async start(options: TriggerOptions): Promise<TriggerHarness> {
 		const harness = new TriggerHarness(options);
@@ -393,7 +398,9 @@ export class TriggerHarness {
 		if (!options.isTest) await databaseTurn();
 		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.fromDatabase();
 		const context = new WebhookContext(workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
+		const started = performance.now();
 		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
+		this.webhookMs += performance.now() - started;
 		const items = response.workflowData?.[0];
 		let httpStatus = 200;
 		let httpBody: unknown;
@@ -419,6 +426,8 @@ export class TriggerHarness {
 		return { response, items, httpStatus, httpBody };
 	}
 
+	/** Time spent inside node.webhook() over every delivery so far (the node's own cost; the bench reads it). */
+	webhookMs = 0;
 	/** While above 0, WorkflowRunner.run fails that many times (n8n answers 500, saves no static data). */
 	failExecutions = 0;
 	/** How long creating an execution takes (n8n writes it to its database), in ms: 0 is one event-loop turn. */
