@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The webhook trigger in a real n8n 2.8.4 (regular mode, sqlite) under what a shop sees at peak:
  * - a burst of 200 distinct order.paid notifications from 20 concurrent senders, every 5th sent

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The bounds of the trigger's memory of accepted deliveries (trigger/memory.ts), unit by unit:
  * the newest 10,000 keys of the last 24 hours per node, a copy waiting at most 10 s for n8n's
