@@ -84,6 +84,8 @@ export interface BurstFigures {
 	/** n8n and its task runner together. */
 	peakGroupRssMb: number;
 	seconds: number;
+	/** How long after the first answer the `later` repeats went. */
+	laterMs: number;
 }
 
 /** A notification as the platform might send it: order `n` paid. */
@@ -336,6 +338,7 @@ export async function runBurst(n8n: N8nInstance, target: BurstTarget, plan: Burs
 		overlapped: sent.filter((s) => s.overlapped).length,
 		...rss,
 		seconds: Math.round((performance.now() - started) / 1000),
+		laterMs: plan.laterMs,
 	};
 }
 
@@ -381,7 +384,7 @@ export function burstMarkdown(rows: BurstRow[] | undefined): string[] {
 	const kinds = (r: BurstRow) => (Object.keys(r.repeats) as RepeatKind[]).filter((k) => r.repeats[k] > 0);
 	const lines = [
 		`Burst (issue 39): ${r0.notifications.toLocaleString('en-US')} distinct order.paid notifications from 20 concurrent senders into a real n8n 2.8.4 ` +
-			`(regular mode, sqlite), every 10th sent twice: ${kinds(r0).map((k) => `${r0.repeats[k]} ${k === 'rightAfter' ? 'right after the first 2xx' : k === 'inFlight' ? 'while the first was in flight' : 'later'}`).join(', ')}. ` +
+			`(regular mode, sqlite), every 10th sent twice: ${kinds(r0).map((k) => `${r0.repeats[k]} ${k === 'rightAfter' ? 'right after the first 2xx' : k === 'inFlight' ? 'while the first was in flight' : `${(r0.laterMs ?? 0) / 1000} s after its answer`}`).join(', ')}. ` +
 			'Executions read from n8n\'s database and matched to their notification.',
 		'',
 		'| Build | Accepted / requests | Accepted per s | p50 / p99 (ms) | Executions per notification | Doubles (right after / in flight / later) | Losses | Peak RSS n8n (+ task runner) | Load average |',
