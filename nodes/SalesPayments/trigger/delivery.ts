@@ -84,14 +84,14 @@ function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolea
 	return ctx.getNode().typeVersion >= DEDUPE_BY_DEFAULT_FROM_VERSION;
 }
 
-const DUPLICATE: IWebhookResponseData = { webhookResponse: { received: true, ignored: 'Duplicate delivery' } };
+const duplicate = (): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: 'Duplicate delivery' } });
 
 /** Ignore Duplicate Deliveries: whether this delivery repeats one already accepted (or must wait). */
 async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, key: string): Promise<IWebhookResponseData | undefined> {
 	const recent = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
 	if (ctx.getMode() === 'manual') {
 		// A test event: the test listen's own static data only; the production memory is left alone.
-		if (recent.includes(key)) return DUPLICATE;
+		if (recent.includes(key)) return duplicate();
 		data.recentDeliveries = [...recent, key].slice(-DUPLICATE_WINDOW);
 		return undefined;
 	}
@@ -99,7 +99,7 @@ async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, ke
 	const res = ctx.getResponseObject() as Answer | undefined;
 	const verdict = await admit(where, key, data, typeof res?.once === 'function' ? res : undefined, DUPLICATE_WINDOW);
 	if (verdict === 'accept') return undefined;
-	if (verdict === 'duplicate') return DUPLICATE;
+	if (verdict === 'duplicate') return duplicate();
 	// The first copy is still unanswered: the platform sends this one again later, when it is decided.
 	ctx.getResponseObject().status(503).json({ message: 'The first delivery of this notification is still being processed; send it again later' });
 	return { noWebhookResponse: true };
