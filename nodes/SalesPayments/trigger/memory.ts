@@ -84,10 +84,15 @@ export function forgetNode(workflowId: string, nodeId: string): void {
 	scopes.delete(scopeKey(workflowId, nodeId));
 }
 
-function append(keys: string[] | undefined, key: string, window: number): string[] {
-	const list = Array.isArray(keys) ? keys.filter((k) => k !== key) : [];
+/** Adds a key to an unanswered request's window in place (its request already changed its static data). */
+function append(data: Window, key: string, window: number): void {
+	const list = data.recentDeliveries;
+	if (!Array.isArray(list)) {
+		data.recentDeliveries = [key];
+		return;
+	}
 	list.push(key);
-	return list.slice(-window);
+	if (list.length > window) list.splice(0, list.length - window);
 }
 
 function prune(scope: Scope, now: number): void {
@@ -121,7 +126,7 @@ function record(scope: Scope, key: string, saved: string[], data: Window, answer
 	const mine = scope.recent.slice(-window);
 	const older = mine.length >= window ? [] : saved.filter((k) => !scope.entries.has(k) && !scope.failed.has(k));
 	data.recentDeliveries = older.length ? [...older, ...mine].slice(-window) : mine;
-	for (const other of scope.open) other.recentDeliveries = append(other.recentDeliveries, key, window);
+	for (const other of scope.open) append(other, key, window);
 	if (!answer) return;
 	scope.open.add(data);
 	if (scope.open.size > MAX_OPEN) scope.open.delete(scope.open.values().next().value as Window);
