@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { PACKAGE_DESCRIPTION } from './fields/describe';
 import { eventsProperty, notifyOnFailFields } from './fields/webhooks';
-import { DUPLICATE_WINDOW, receive } from './trigger/delivery';
+import { DUPLICATE_WINDOW, PROCESS_WINDOW, receive } from './trigger/delivery';
 import { checkExists, create, remove } from './trigger/registration';
 
 export class SalesPaymentsTrigger implements INodeType {
@@ -38,7 +38,7 @@ export class SalesPaymentsTrigger implements INodeType {
 						name: 'ignoreDuplicates',
 						type: 'boolean',
 						default: true,
-						description: `Whether to drop a delivery of a notification already accepted among the last ${DUPLICATE_WINDOW} (same event, record and status or update time; otherwise the same body). On unless switched off in this node version.`,
+						description: `Whether to drop a delivery of a notification already accepted (same event, record and status or update time; otherwise the same body): by this n8n process among its last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours, even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. On unless switched off in this node version.`,
 					},
 					...notifyOnFailFields,
 					{
@@ -69,6 +69,6 @@ export class SalesPaymentsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return receive(this);
+		return await receive(this);
 	}
 }

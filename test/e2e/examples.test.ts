@@ -24,9 +24,12 @@ import {
 } from '../support/demo';
 import { csvRecords } from '../support/helpers/csv';
 import type { ExecutedRun } from '../support/n8n-process';
-import { DEFAULT_OWNER, nodeOutput, sleep } from '../support/n8n-process';
+import { DEFAULT_OWNER, nodeOutput, sleep, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+
+const SHOP_ONCE_WORKFLOW_ID = 'spExampleShopOnce';
+const SHOP_ONCE_WEBHOOK_ID = '4e8f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 
 let ctx: E2eContext;
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));
@@ -66,6 +69,7 @@ describe('the example files', () => {
 			'2-marketing-redeem-voucher.json',
 			'3-shop-order-paid.json',
 			'4-finance-refund-requests.json',
+			'5-shop-fulfil-once.json',
 		]);
 		for (const file of FILES) {
 			const text = readFileSync(file, 'utf8');
@@ -185,5 +189,51 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(refundDetail.data.data.data).toContain('New refund request: 49.90 for ');
 		expect(refundDetail.data.data.data).not.toContain('"Message the finance team"');
 		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
+	}, 300_000);
+
+	it('shop, fulfil once: each paid order fulfilled once, whether its notification comes twice, never comes (the catch-up poll), or both', async () => {
+		await ctx.n8n.activate(SHOP_ONCE_WORKFLOW_ID);
+		const url = `${ctx.n8n.baseUrl}/webhook/${SHOP_ONCE_WEBHOOK_ID}/webhook`;
+		const webhook = await waitFor('its webhook', () => ctx.sim.state.col('webhooks').find((w) => (w.dispatchers as Array<{ url: string }>)[0].url === url));
+		const secret = (webhook.dispatchers as Array<{ headers: Record<string, string> }>)[0].headers['x-sp-webhook-secret'];
+
+		// A paid order, notified by the webhook; then the same notification again, byte for byte.
+		const delivered = ((await axios.post(`${ctx.sim.url}/__sim/orders`, { valueInCents: 2590 })).data as { order: { id: string } }).order.id;
+		await ctx.sim.settle();
+		const [first] = (ctx.sim.state.col('webhookDeliveries') as Array<{ url: string; event: string; body: string }>).filter((d) => d.url === url && d.event === 'order.paid');
+		const again = await axios.post(url, first.body, { headers: { 'content-type': 'application/json', 'x-sp-webhook-secret': secret } });
+		expect(again.data).toEqual({ received: true, ignored: 'Duplicate delivery' });
+
+		// A paid order whose notification never came (n8n answered "starting up" during a restart),
+		// and the platform's sales of both orders: the poll brings them the next minute.
+		const lost = { id: ctx.sim.state.id(), businessId: ctx.sim.credentials.businessId, status: 'paid', date: ctx.sim.state.clock.iso(), paidAt: ctx.sim.state.clock.iso() };
+		ctx.sim.state.col('orders').push({ ...lost, orderBuyer: { name: 'Late Buyer', email: 'late@mail.example' }, items: [], payments: [{ method: 'pix', numberInstallments: 1, valueInCents: 1000 }] });
+		for (const orderId of [delivered, lost.id]) await axios.post(`${ctx.sim.url}/__sim/records/sales`, { orderId, status: 'paid', valueInCents: 1000 });
+
+		const fulfilled = async () => {
+			const runs = await ctx.n8n.executions(SHOP_ONCE_WORKFLOW_ID);
+			const out: Array<{ orderId: string; via: string }> = [];
+			for (const run of runs) {
+				const detail = await ctx.n8n.rest<{ data: { data: string; status: string } }>('GET', `/executions/${run.id}`);
+				for (const id of [delivered, lost.id]) {
+					if (detail.data.data.data.includes(`Fulfil order ${id}`)) out.push({ orderId: id, via: detail.data.data.data.includes('"poll"') ? 'poll' : 'webhook' });
+				}
+			}
+			return { runs: runs.length, out };
+		};
+		// The webhook's run, and the poll's run of the two sales (one minute at most).
+		const done = await waitFor('the catch-up poll', async () => {
+			const now = await fulfilled();
+			return now.out.some((f) => f.orderId === lost.id) ? now : undefined;
+		}, 90_000);
+		expect(done.out.sort((a, b) => a.orderId.localeCompare(b.orderId))).toEqual(
+			[
+				{ orderId: delivered, via: 'webhook' },
+				{ orderId: lost.id, via: 'poll' },
+			].sort((a, b) => a.orderId.localeCompare(b.orderId)),
+		);
+		// Nothing posted without a fulfilment URL.
+		expect((await axios.get(`${ctx.sim.url}/__sim/inbox`)).data).toEqual([]);
+		await ctx.n8n.deactivate(SHOP_ONCE_WORKFLOW_ID);
 	}, 300_000);
 });

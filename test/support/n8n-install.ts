@@ -350,9 +350,9 @@ export function installedVersion(target: N8nTarget, pkg: string): string {
 }
 
 /** `npm pack`s the built package into a temp folder and returns the tarball path. */
-export async function packPackage(): Promise<string> {
+export async function packPackage(dir = REPO_DIR): Promise<string> {
 	const dest = mkdtempSync(path.join(os.tmpdir(), 'sp-pack-'));
-	const result = await run('npm', ['pack', '--pack-destination', dest, '--loglevel=error'], { cwd: REPO_DIR });
+	const result = await run('npm', ['pack', '--pack-destination', dest, '--loglevel=error'], { cwd: dir });
 	if (result.code !== 0) throw new Error(`npm pack failed: ${result.stderr}`);
 	const tgz = readdirSync(dest).find((f) => f.endsWith('.tgz'));
 	if (!tgz) throw new Error('npm pack produced no tarball');

@@ -15,7 +15,7 @@ import path from 'node:path';
 import axios from 'axios';
 
 import type { N8nTarget, NodeRuntime } from './n8n-install';
-import { DEFAULT_TARGET, ensureNode, n8nBin, PACKAGE_NAME, run } from './n8n-install';
+import { DEFAULT_TARGET, ensureNode, n8nBin, n8nCacheDir, PACKAGE_NAME, run } from './n8n-install';
 import { closeAtEnd } from './teardown';
 
 /** The kernel's ephemeral range: where every `listen(0)` and outgoing connection takes its port. */
@@ -307,6 +307,40 @@ export class N8nInstance {
 		const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
 		await exited;
 		clearTimeout(timer);
+	}
+
+	/** Kills n8n at once (SIGKILL), as a crash does: nothing of its shutdown runs. */
+	async kill(): Promise<void> {
+		this.unregister();
+		const proc = this.proc;
+		if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+		const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+		// The whole group: n8n's task runner is its child.
+		try {
+			process.kill(-proc.pid!, 'SIGKILL');
+		} catch {
+			proc.kill('SIGKILL');
+		}
+		await exited;
+	}
+
+	/**
+	 * Rows of a read-only query on this instance's sqlite database (`$N8N_USER_FOLDER/.n8n/database.sqlite`),
+	 * read with n8n's own sqlite3 module on n8n's Node (safe while n8n runs).
+	 */
+	async sqlite<T = Record<string, unknown>>(query: string, params: unknown[] = []): Promise<T[]> {
+		const script = `
+const sqlite3 = require(${JSON.stringify(path.join(n8nCacheDir(this.target), 'node_modules', 'sqlite3'))});
+const db = new sqlite3.Database(${JSON.stringify(path.join(this.userFolder, '.n8n', 'database.sqlite'))}, sqlite3.OPEN_READONLY);
+db.configure('busyTimeout', 10000);
+db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
+	if (error) { process.stderr.write(String(error)); process.exit(1); }
+	process.stdout.write(JSON.stringify(rows));
+	db.close();
+});`;
+		const result = await run(await this.nodeBin(), ['-e', script, query, JSON.stringify(params)], { timeoutMs: 60_000 });
+		if (result.code !== 0) throw new Error(`sqlite query failed: ${result.stderr.slice(0, 500)}`);
+		return JSON.parse(result.stdout) as T[];
 	}
 
 	/** Creates the owner account on a fresh database and keeps its session cookie. */

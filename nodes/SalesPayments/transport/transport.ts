@@ -69,6 +69,8 @@ export interface AttemptEvent {
 	code?: string;
 	ms: number;
 	retryInMs?: number;
+	/** The answer's `Date` header (the platform's clock), on a 2xx answer that has one. */
+	date?: string;
 }
 
 /** Redirects followed within the credential's origin before giving up. */
@@ -314,7 +316,8 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			continue;
 		}
 		if (status >= 200 && status < 300) {
-			req.observe?.({ status, ms: Date.now() - sentAt });
+			const date = response.headers?.date;
+			req.observe?.({ status, ms: Date.now() - sentAt, ...(typeof date === 'string' ? { date } : {}) });
 			return successData(this, status, response.body, { ...facts, open: req.open, raw: req.raw }, credentials);
 		}
 		const retryAfter = response.headers?.['retry-after'];

@@ -3,16 +3,22 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { isPlainObject } from '../transport/records';
 import { normalizeEventKind } from '../fields/webhooks';
+import type { Answer } from './memory';
+import { admit, MEMORY_MAX_KEYS } from './memory';
+import type { TriggerStaticData } from './ownership';
 import { SECRET_HEADER, triggerData } from './ownership';
 
 /**
  * One delivery from the platform: its secret checked in constant time (401 and nothing else
  * when wrong), events outside the chosen list answered and dropped, repeats of an accepted
- * notification dropped (Ignore Duplicate Deliveries), and the rest emitted as one item.
+ * notification dropped (Ignore Duplicate Deliveries: memory.ts in this n8n process, the static
+ * data across restarts), and the rest emitted as one item.
  */
 
-/** How many recent delivery keys "Ignore Duplicate Deliveries" remembers. */
+/** How many recent delivery keys "Ignore Duplicate Deliveries" keeps in static data (across restarts). */
 export const DUPLICATE_WINDOW = 200;
+/** How many this n8n process remembers (within 24 hours). */
+export const PROCESS_WINDOW = MEMORY_MAX_KEYS;
 
 /** The node version from which Ignore Duplicate Deliveries is on unless switched off. */
 export const DEDUPE_BY_DEFAULT_FROM_VERSION = 2;
@@ -78,7 +84,28 @@ function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolea
 	return ctx.getNode().typeVersion >= DEDUPE_BY_DEFAULT_FROM_VERSION;
 }
 
-export function receive(ctx: IWebhookFunctions): IWebhookResponseData {
+const duplicate = (): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: 'Duplicate delivery' } });
+
+/** Ignore Duplicate Deliveries: whether this delivery repeats one already accepted (or must wait). */
+async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, key: string): Promise<IWebhookResponseData | undefined> {
+	const recent = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
+	if (ctx.getMode() === 'manual') {
+		// A test event: the test listen's own static data only; the production memory is left alone.
+		if (recent.includes(key)) return duplicate();
+		data.recentDeliveries = [...recent, key].slice(-DUPLICATE_WINDOW);
+		return undefined;
+	}
+	const where = { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: ctx.getNode().id ?? ctx.getNode().name, webhookId: String(data.webhookId ?? '') };
+	const res = ctx.getResponseObject() as Answer | undefined;
+	const verdict = await admit(where, key, data, typeof res?.once === 'function' ? res : undefined, DUPLICATE_WINDOW);
+	if (verdict === 'accept') return undefined;
+	if (verdict === 'duplicate') return duplicate();
+	// The first copy is still unanswered: the platform sends this one again later, when it is decided.
+	ctx.getResponseObject().status(503).json({ message: 'The first delivery of this notification is still being processed; send it again later' });
+	return { noWebhookResponse: true };
+}
+
+export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const data = triggerData(ctx);
 	const headers = ctx.getHeaderData() as IDataObject;
 	if (!secretMatches(headers[SECRET_HEADER], data.webhookSecret)) {
@@ -96,10 +123,8 @@ export function receive(ctx: IWebhookFunctions): IWebhookResponseData {
 	}
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	if (ignoresDuplicates(ctx, options)) {
-		const key = deliveryKey(event, body);
-		const recent = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
-		if (recent.includes(key)) return { webhookResponse: { received: true, ignored: 'Duplicate delivery' } };
-		data.recentDeliveries = [...recent, key].slice(-DUPLICATE_WINDOW);
+		const repeat = await repeatVerdict(ctx, data, deliveryKey(event, body));
+		if (repeat) return repeat;
 	}
 	const json: IDataObject = { event: event ?? null };
 	const record = objectOf(body);

@@ -153,6 +153,42 @@ export function standingOf(ctx: IHookFunctions, data: TriggerStaticData, webhook
 	return urls?.includes(url) ? 'stranger' : 'unrelated';
 }
 
+/**
+ * Whether `candidate` is this node's test URL, given its production URL: n8n builds both as
+ * `<WEBHOOK_URL><endpoint>/<node webhookId>/<path>`, the endpoint being `webhook` or `webhook-test`
+ * unless N8N_ENDPOINT_WEBHOOK(_TEST) say otherwise. So: same origin, same folder before the
+ * endpoint, same `/<webhookId>/<path>` after it, another endpoint.
+ */
+function isTestUrlOf(candidate: string, productionUrl: string, webhookId: string | undefined): boolean {
+	if (!webhookId) return false;
+	let test: URL;
+	let production: URL;
+	try {
+		[test, production] = [new URL(candidate), new URL(productionUrl)];
+	} catch {
+		return false;
+	}
+	if (test.origin !== production.origin || test.search !== production.search) return false;
+	const split = (pathname: string) => {
+		const at = pathname.indexOf(`/${webhookId}/`);
+		return at < 0 ? undefined : { endpoint: pathname.slice(0, at), tail: pathname.slice(at) };
+	};
+	const [t, p] = [split(test.pathname), split(production.pathname)];
+	if (!t || !p || t.tail !== p.tail || t.endpoint === p.endpoint) return false;
+	const folder = (endpoint: string) => endpoint.slice(0, endpoint.lastIndexOf('/'));
+	return folder(t.endpoint) === folder(p.endpoint);
+}
+
+/**
+ * A test webhook ("Listen for test event") of this very node, seen from a production call: it
+ * carries this node's test mark and every dispatcher calls this node's test URL.
+ */
+export function isOwnTestWebhook(ctx: IHookFunctions, webhook: IDataObject, productionUrl: string): boolean {
+	const marked = headerValues(webhook, OWNER_HEADER)?.includes(markOf(ctx, 'test')) === true;
+	const urls = urlsOf(webhook);
+	return marked && urls !== undefined && urls.length > 0 && urls.every((u) => isTestUrlOf(u, productionUrl, ctx.getNode().webhookId));
+}
+
 /** One line about a webhook left in place, for the n8n log: what it is, why it stays, how to delete it. */
 export function leftInPlace(webhook: IDataObject, standing: Standing, url: string): string {
 	const id = String(webhook.id);

@@ -10,7 +10,11 @@ import { apiRequest } from '../transport/transport';
 import { recordOf } from '../transport/records';
 import { checkEvents, readNotifyOnFail } from '../fields/webhooks';
 import type { Standing, TriggerStaticData } from './ownership';
-import { forget, kindOf, leftInPlace, nodeKey, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
+import { activationStep, cleanupAfterFailure } from './failedActivations';
+import { forget, kindOf, leftInPlace, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
+import { forgetNode } from './memory';
+import type { PlatformClock } from './staleTests';
+import { readClock, staleLine, staleTestWebhooks } from './staleTests';
 import { assertReachableWebhookUrl } from './webhookUrl';
 
 /**
@@ -21,45 +25,12 @@ import { assertReachableWebhookUrl } from './webhookUrl';
  *   deliveries survives), or registers a new one and then deletes only this node's own strays;
  *   every other webhook made for this workflow is left in place and named in n8n's log;
  * - `delete` deletes only this node's own webhook, except in the cleanup n8n runs right after a
- *   failed production activation (see failedActivations): the working webhook and its queue stay.
+ *   failed production activation (failedActivations.ts): the working webhook and its queue stay;
+ * - a production `checkExists` / `create` also finds this node's test webhooks that a listen left
+ *   behind (n8n killed while listening) and removes those no listen can still use (staleTests.ts).
  * Test or production is decided by kindOf() from what each call carries, never from the mode alone.
  * docs/triggers.md has the table of n8n's calls (mode, activation, static data) this is built on.
  */
-
-/**
- * Production activations of this process that failed, by node, until n8n's cleanup `delete`.
- * When checkExists or create throws, n8n's ActiveWorkflowManager.addWebhooks calls clearWebhooks,
- * which calls `delete` (mode internal, activation update, the static data saved in the database):
- * the very call a deactivation makes. Only this memory tells them apart. That cleanup must not
- * delete a webhook that was working (a transient 500 at n8n's start would otherwise cost the
- * webhook and its queue of failed deliveries): it touches nothing, and n8n's retry of the
- * activation (1 s, 2 s, 4 s ...) finds the same webhook. Entries older than FAILED_ACTIVATION_MS
- * are ignored (n8n's cleanup follows the failure at once).
- */
-const failedActivations = new Map<string, number>();
-const FAILED_ACTIVATION_MS = 60_000;
-
-/** Runs a production activation step, remembering a failure for the cleanup `delete` that follows. */
-async function activationStep<T>(ctx: IHookFunctions, step: () => Promise<T>): Promise<T> {
-	const key = nodeKey(ctx);
-	try {
-		const result = await step();
-		failedActivations.delete(key);
-		return result;
-	} catch (error) {
-		if (kindOf(ctx, triggerData(ctx)) === 'production') failedActivations.set(key, Date.now());
-		throw asNodeError(ctx, error);
-	}
-}
-
-/** Whether this `delete` is n8n's cleanup after this node's activation failed (consumes the memory). */
-function cleanupAfterFailure(ctx: IHookFunctions): boolean {
-	if (kindOf(ctx, triggerData(ctx)) !== 'production') return false;
-	const key = nodeKey(ctx);
-	const failedAt = failedActivations.get(key);
-	failedActivations.delete(key);
-	return failedAt !== undefined && Date.now() - failedAt < FAILED_ACTIVATION_MS;
-}
 
 interface Wanted {
 	url: string;
@@ -132,14 +103,20 @@ async function deleteWebhook(ctx: IHookFunctions, id: string): Promise<void> {
 	}
 }
 
-/** Every webhook of the business. */
-async function listWebhooks(ctx: IHookFunctions, businessId: string): Promise<IDataObject[]> {
+/** Every webhook of the business (and the platform's clock, from the answers' Date header). */
+async function listWebhooks(ctx: IHookFunctions, businessId: string, clock: PlatformClock = {}): Promise<IDataObject[]> {
 	const { items } = await paginate.call(ctx, {
 		...ENDPOINTS.webhook.list,
 		pathParams: { businessId: { value: businessId, label: "The credential's Business ID" } },
 		pageSize: 100,
+		observe: readClock(clock),
 	});
 	return items;
+}
+
+/** A production call's stale test webhooks of this node (staleTests.ts); none in a test listen's calls. */
+function staleTests(ctx: IHookFunctions, data: TriggerStaticData, webhooks: IDataObject[], url: string, clock: PlatformClock): IDataObject[] {
+	return kindOf(ctx, data) === 'production' ? staleTestWebhooks(ctx, webhooks, url, clock) : [];
 }
 
 function sameSet(a: unknown, b: string[]): boolean {
@@ -183,7 +160,9 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		if (!found || !usable(ctx, data, found, wanted)) return false;
 		// Changes, a deactivated webhook or a resume are made by `create`, which n8n calls on false.
 		if (Object.keys(changesFor(found, wanted)).length > 0 || found.status === 'inactive' || wanted.resume) return false;
-		const webhooks = await listWebhooks(ctx, wanted.businessId);
+		const clock: PlatformClock = {};
+		const webhooks = await listWebhooks(ctx, wanted.businessId, clock);
+		if (staleTests(ctx, data, webhooks, wanted.url, clock).length > 0) return false;
 		return !webhooks.some((w) => usableId(w.id) !== storedId && standingOf(ctx, data, w, wanted.url) === 'own');
 	});
 }
@@ -253,8 +232,8 @@ async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
 }
 
 /** Every webhook of the business, and the stored one wherever it is (another business: read by id). */
-async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined): Promise<IDataObject[]> {
-	const listed = await listWebhooks(ctx, businessId);
+async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined, clock?: PlatformClock): Promise<IDataObject[]> {
+	const listed = await listWebhooks(ctx, businessId, clock);
 	if (storedId && !listed.some((w) => usableId(w.id) === storedId)) {
 		const stored = await fetchWebhook(ctx, storedId);
 		if (stored) listed.push(stored);
@@ -293,14 +272,20 @@ async function createOrUpdate(ctx: IHookFunctions): Promise<boolean> {
 	const wanted = await readWanted(ctx);
 	const data = triggerData(ctx);
 	const storedId = usableId(data.webhookId);
-	const webhooks = await webhooksToJudge(ctx, wanted.businessId, storedId);
+	const clock: PlatformClock = {};
+	const webhooks = await webhooksToJudge(ctx, wanted.businessId, storedId, clock);
 	// Judged before the static data names a new webhook: the stored one is judged as stored.
 	const judged = webhooks.map((webhook) => ({ webhook, standing: standingOf(ctx, data, webhook, wanted.url) }));
+	const stale = staleTests(ctx, data, webhooks, wanted.url, clock);
 	const stored = webhooks.find((w) => usableId(w.id) === storedId);
 	let keep: string | undefined;
 	if (storedId && stored && usable(ctx, data, stored, wanted) && (await refresh(ctx, storedId, stored, wanted))) keep = storedId;
 	keep ??= await register(ctx, wanted);
 	await sweep(ctx, judged, wanted.url, keep);
+	for (const webhook of stale) {
+		await deleteWebhook(ctx, String(webhook.id));
+		ctx.logger.warn(`Sales & Payments Trigger (workflow "${ctx.getWorkflow().name ?? ctx.getWorkflow().id}", node "${ctx.getNode().name}") ${staleLine(webhook, clock)}`);
+	}
 	return true;
 }
 
@@ -320,9 +305,12 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		return true;
 	}
 	const url = nodeUrl(ctx);
+	const production = kindOf(ctx, data) === 'production';
 	const webhooks = await webhooksToJudge(ctx, await businessIdOf(ctx), usableId(data.webhookId));
 	await sweep(ctx, webhooks.map((webhook) => ({ webhook, standing: standingOf(ctx, data, webhook, url) })), url);
 	forget(data);
 	delete data.recentDeliveries;
+	// A deactivation: what this process remembers of the deliveries goes too (a test listen's never had any).
+	if (production) forgetNode(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id ?? ctx.getNode().name);
 	return true;
 }

@@ -45,7 +45,7 @@ export interface ListSpec {
 	profile?: string;
 }
 
-export type CaseSpec = ListSpec | { kind: 'trigger'; target: Target; deliveries: number } | { kind: 'load' };
+export type CaseSpec = ListSpec | { kind: 'trigger'; target: Target; deliveries: number; packageDir?: string } | { kind: 'load' };
 
 export interface ListResult extends Memory {
 	wallMs: number;
@@ -61,6 +61,8 @@ export interface ListResult extends Memory {
 export interface TriggerResult {
 	good: DeliveryStats;
 	forged: DeliveryStats;
+	/** With --against: that build's figures, measured in the same rounds. */
+	against?: { label: string; good: DeliveryStats; forged: DeliveryStats };
 }
 
 export interface LoadResult {
@@ -232,7 +234,7 @@ async function runCase(spec: CaseSpec): Promise<unknown> {
 	if (spec.kind === 'list') return await runListCase(spec);
 	if (spec.kind === 'load') throw new Error('the load case runs in plain node (LOAD_SCRIPT)');
 	const { measureDeliveries } = await import('./n8n-run');
-	return await measureDeliveries({ ...spec.target }, spec.deliveries);
+	return await measureDeliveries({ ...spec.target }, spec.deliveries, spec.packageDir);
 }
 
 // Children are started on this file (caseChildArgs).

@@ -20,6 +20,8 @@
  *    change.
  * 4. The trigger's cost per delivery (secret check + emit) over 10,000 deliveries through
  *    n8n-core's WebhookContext, good and forged secrets.
+ * 4b. The Black-Friday burst into a real n8n 2.8.4 (burst.ts): 2,000 order.paid notifications from
+ *    20 senders, every 10th twice; executions per notification, doubles, losses, rate, p99, RSS.
  * 5. The packed tarball's size and the time to load the action node's module.
  * 6. Exports: 1,000,000 movements to a CSV, a JSON Lines and an .xlsx file against the same to
  *    items (export.ts).
@@ -40,8 +42,9 @@
  * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
  * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
  * --only export (the export rows only: they replace those of bench/results.json, whose other rows
- * stay as the last full run measured them), --only peer, --only network (the same for the peer or
- * the network rows; --rtt 200 or --rtt 20,200 picks round trips).
+ * stay as the last full run measured them), --only peer, --only network, --only burst (the same
+ * for the peer, the network or the burst rows; --rtt 200 or --rtt 20,200 picks round trips; the
+ * burst with --against measures that ref's build too).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -52,6 +55,7 @@ import { performance } from 'node:perf_hooks';
 import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
+import { benchBurst, burstMarkdown } from './burst';
 import { exportMarkdown, measureExports } from './export';
 import { measureNetwork, networkMarkdown } from './network';
 import type { Results } from './report';
@@ -188,6 +192,22 @@ async function main(): Promise<void> {
 	const built = againstRef ? buildAgainst(againstRef, log) : undefined;
 	// "main@abc1234", or the commit alone when the ref is one.
 	const against = built && againstRef ? { ...built, label: againstRef.startsWith(built.sha) ? built.sha : `${againstRef}@${built.sha}` } : undefined;
+	if (option('--only') === 'burst') {
+		// The burst rows only (burst.ts): they replace those of bench/results.json, whose other rows stay.
+		try {
+			const rows = await benchBurst({ against, quick, log });
+			const file = path.join(OUT_DIR, 'results.json');
+			if (existsSync(file)) {
+				const results: Results = { ...(JSON.parse(readFileSync(file, 'utf8')) as Results), burst: rows };
+				writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+				writeFileSync(path.join(OUT_DIR, 'results.md'), markdown(results));
+			}
+			process.stdout.write(`${burstMarkdown(rows).join('\n')}\n`);
+		} finally {
+			against?.remove();
+		}
+		return;
+	}
 	const { startSimulator } = await import('../simulator/server');
 	const { addMovements } = await import('../simulator/routes/financials');
 
@@ -332,16 +352,25 @@ async function main(): Promise<void> {
 		if (!listsOnly)
 			try {
 				const runs: TriggerResult[] = [];
-				for (let n = 0; n < Math.min(repeats, 3); n++) runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
-				trigger = {
-					good: runs.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-					forged: runs.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
-				};
+				const againstRuns: TriggerResult[] = [];
+				const best = (list: TriggerResult[]) => ({
+					good: list.map((r) => r.good).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+					forged: list.map((r) => r.forged).reduce((a, b) => (b.totalMs < a.totalMs ? b : a)),
+				});
+				for (let n = 0; n < Math.min(repeats, 3); n++) {
+					runs.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES }, env));
+					// With --against, that build's deliveries through the same harness, alternated.
+					if (against) againstRuns.push(await runCaseChild<TriggerResult>({ kind: 'trigger', target, deliveries: DELIVERIES, packageDir: against.dir }, env));
+				}
+				trigger = { ...best(runs), ...(against ? { against: { label: against.label, ...best(againstRuns) } } : {}) };
 				log(`trigger: ${JSON.stringify(trigger)}`);
 			} catch (error) {
 				trigger = { skipped: (error as Error).message.slice(0, 300) };
 				log(`trigger case skipped: ${trigger.skipped}`);
 			}
+
+		// 4b. The burst into a real n8n (issue 39, burst.ts).
+		const burst = listsOnly ? undefined : await benchBurst({ against, quick, log });
 
 		// 6. Exports (issue 24): 1,000,000 movements to CSV against the same to items (export.ts, its own simulator).
 		const exportRows = listsOnly
@@ -389,6 +418,7 @@ async function main(): Promise<void> {
 				sameOutput: r.errors === 0 && r.digest === reference,
 			})),
 			trigger,
+			...(burst ? { burst } : {}),
 			exports: exportRows,
 			...(peer ? { peer } : {}),
 			...(networkRows ? { network: networkRows } : {}),

@@ -2,6 +2,8 @@
  * What `npm run bench` writes: bench/results.json (Results) and bench/results.md (markdown), with
  * the targets checked against the measured rows.
  */
+import type { BurstRow } from './burst';
+import { burstMarkdown } from './burst';
 import type { LoadResult, TriggerResult } from './cases';
 import type { ExportRow } from './export';
 import { exportMarkdown } from './export';
@@ -97,6 +99,8 @@ export type Results = {
 	};
 	list: Array<Measured & { sameOutput: boolean }>;
 	trigger: TriggerResult | { skipped: string };
+	/** The burst into a real n8n (burst.ts); absent with --lists-only. */
+	burst?: BurstRow[];
 	exports: ExportRow[];
 	/** The peer rows (peer.ts); absent with --lists-only. */
 	peer?: PeerResult;
@@ -196,14 +200,20 @@ export function markdown(results: Results): string {
 		);
 	}
 	lines.push('');
-	lines.push("| Trigger: node.webhook() through n8n-core's WebhookContext | Deliveries | Total (ms) | Per delivery (µs) |", '|---|---:|---:|---:|');
-	if ('skipped' in results.trigger) lines.push(`| skipped: ${results.trigger.skipped} | | | |`);
+	lines.push(
+		"| Trigger: node.webhook() through n8n-core's WebhookContext (the harness reads and writes the static data per request, as n8n) | Deliveries | Total (ms) | Per delivery (µs) | Of it in node.webhook() (µs) |",
+		'|---|---:|---:|---:|---:|',
+	);
+	if ('skipped' in results.trigger) lines.push(`| skipped: ${results.trigger.skipped} | | | | |`);
 	else {
 		const t = results.trigger;
-		lines.push(`| Genuine secret (secret check, event filter, one item emitted) | ${t.good.deliveries} | ${t.good.totalMs} | ${t.good.perDeliveryUs} |`);
-		lines.push(`| Forged secret (secret check, answered 401) | ${t.forged.deliveries} | ${t.forged.totalMs} | ${t.forged.perDeliveryUs} |`);
+		const row = (label: string, d: typeof t.good) => `| ${label} | ${d.deliveries} | ${d.totalMs} | ${d.perDeliveryUs} | ${d.nodeUs ?? ''} |`;
+		lines.push(row('Genuine secret (secret check, event filter, duplicates, one item emitted)', t.good));
+		lines.push(row('Forged secret (secret check, answered 401)', t.forged));
+		if (t.against) lines.push(row(`${t.against.label}: genuine secret`, t.against.good), row(`${t.against.label}: forged secret`, t.against.forged));
 	}
 	lines.push('');
+	lines.push(...burstMarkdown(results.burst));
 	lines.push(...exportMarkdown(results.exports));
 	lines.push(...peerMarkdown(results.peer));
 	lines.push(...networkMarkdown(results.network));

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Runs the trigger node's webhook lifecycle the way n8n does, in-process: checkExists / create /
  * delete through n8n-core's HookContext (as WebhookService.createWebhookIfNotExists and
@@ -7,8 +7,13 @@
  * webhook endpoint so the simulator delivers real HTTP requests to the node.
  */
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { copyFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import type {
@@ -27,7 +32,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import type { CredentialValues } from './n8n-core';
-import { CredentialsHelper, loadPackage, makeAdditionalData, TRIGGER_TYPE } from './n8n-core';
+import { CredentialsHelper, loadPackage, loadPackageFrom, makeAdditionalData, PACKAGE_DIR, TRIGGER_TYPE } from './n8n-core';
 import { closeAtEnd } from '../teardown';
 
 export interface TriggerOptions {
@@ -48,6 +53,8 @@ export interface TriggerOptions {
 	typeVersion?: number;
 	/** Stands in for another n8n instance (n8n's instance id comes from its encryption key). */
 	instanceId?: string;
+	/** Another built package to load (the bench's --against build); default: this repository's. */
+	packageDir?: string;
 }
 
 /** One delivery as the node saw it and as n8n would have answered it. */
@@ -65,11 +72,15 @@ export interface IncomingDelivery {
 	query?: Record<string, string>;
 }
 
-/** Just enough of express' Response for a node that answers by itself (401). */
-class CapturedResponse {
+/**
+ * Just enough of express' Response: a node that answers by itself (401) writes to it, n8n's answer
+ * ends it (`writableEnded`, then 'finish' as node:http emits it, on a later turn of the event loop).
+ */
+class CapturedResponse extends EventEmitter {
 	statusCode = 200;
 	body: unknown;
 	headersSent = false;
+	writableEnded = false;
 	readonly headers: Record<string, string> = {};
 
 	status(code: number): this {
@@ -78,20 +89,22 @@ class CapturedResponse {
 	}
 
 	json(body: unknown): this {
-		this.body = body;
-		this.headersSent = true;
-		return this;
+		return this.end(body);
 	}
 
 	send(body?: unknown): this {
-		this.body = body;
-		this.headersSent = true;
-		return this;
+		return this.end(body);
 	}
 
 	end(body?: unknown): this {
+		if (this.writableEnded) return this;
 		if (body !== undefined) this.body = body;
 		this.headersSent = true;
+		this.writableEnded = true;
+		setImmediate(() => {
+			this.emit('finish');
+			this.emit('close');
+		});
 		return this;
 	}
 
@@ -101,8 +114,29 @@ class CapturedResponse {
 	}
 }
 
+/** A turn of the event loop: where n8n awaits its database (other requests run meanwhile). */
+function databaseTurn(ms = 0): Promise<void> {
+	return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+}
+
+/**
+ * dist/ and package.json copied to a new temporary folder (node_modules linked to this
+ * repository's, so n8n-workflow is the same module): loading it gives fresh module state.
+ */
+function freshPackageCopy(): string {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-new-process-'));
+	cpSync(path.join(PACKAGE_DIR, 'dist'), path.join(dir, 'dist'), { recursive: true });
+	copyFileSync(path.join(PACKAGE_DIR, 'package.json'), path.join(dir, 'package.json'));
+	symlinkSync(path.join(PACKAGE_DIR, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+	closeAtEnd(`package copy ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+	return dir;
+}
+
 function copy(data: IDataObject): IDataObject {
-	return JSON.parse(JSON.stringify(data)) as IDataObject;
+	const plain = JSON.parse(JSON.stringify(data)) as IDataObject;
+	// n8n-workflow's ObservableObject marks changed static data; the database keeps the data only.
+	delete plain.__dataChanged;
+	return plain;
 }
 
 export class TriggerHarness {
@@ -114,6 +148,8 @@ export class TriggerHarness {
 	/** The static data n8n has saved in its database. */
 	private saved: IDataObject = {};
 	private nodeTypes!: Awaited<ReturnType<typeof loadPackage>>['nodeTypes'];
+	/** The built package this "process" loaded (default: this repository's dist/). */
+	private packageDir: string | undefined;
 	node!: INode;
 	additionalData!: IWorkflowExecuteAdditionalData;
 	credentialsHelper!: CredentialsHelper;
@@ -129,7 +165,9 @@ export class TriggerHarness {
 	private server?: http.Server;
 	private baseUrl = 'http://127.0.0.1:5678';
 
-	private constructor(private readonly options: TriggerOptions) {}
+	private constructor(private readonly options: TriggerOptions) {
+		this.packageDir = options.packageDir;
+	}
 
 	static async start(options: TriggerOptions): Promise<TriggerHarness> {
 		const harness = new TriggerHarness(options);
@@ -140,7 +178,7 @@ export class TriggerHarness {
 	}
 
 	private async build(staticData?: IDataObject): Promise<void> {
-		const { nodeTypes, credentialTypes } = await loadPackage();
+		const { nodeTypes, credentialTypes } = this.packageDir ? await loadPackageFrom(this.packageDir) : await loadPackage();
 		this.nodeTypes = nodeTypes;
 		const typeVersion = this.options.typeVersion ?? (nodeTypes.getByName(TRIGGER_TYPE) as INodeType).description.defaultVersion ?? 1;
 		this.nodeType = nodeTypes.getByNameAndVersion(TRIGGER_TYPE, typeVersion);
@@ -197,9 +235,9 @@ export class TriggerHarness {
 		return copy(this.saved);
 	}
 
-	/** The node's own static data in the active workflow (live). */
+	/** The node's own static data as n8n has saved it in its database (what the next request or activation reads). */
 	get nodeStaticData(): IDataObject {
-		return this.workflow.getStaticData('node', this.node);
+		return this.fromDatabase().getStaticData('node', this.node);
 	}
 
 	/** The node's static data of the current test listen (TestWebhooks keeps it with the registration). */
@@ -207,8 +245,13 @@ export class TriggerHarness {
 		return (this.testWorkflow ?? this.newWorkflow({}, false)).getStaticData('node', this.node);
 	}
 
-	/** Rebuilds the workflow from saved static data, as n8n does after a restart. */
-	async restart(): Promise<void> {
+	/**
+	 * Rebuilds the workflow from saved static data, as n8n does after a restart. With `newProcess`
+	 * the package is loaded anew from a copy of dist/ (a fresh module: nothing the old process
+	 * held in memory, such as the trigger's accepted deliveries, survives), as in a new n8n process.
+	 */
+	async restart(options: { newProcess?: boolean } = {}): Promise<void> {
+		if (options.newProcess) this.packageDir = freshPackageCopy();
 		await this.build(this.savedStaticData());
 	}
 
@@ -266,7 +309,10 @@ export class TriggerHarness {
 			return await this.method(name).call(this.hookContext(this.testWorkflow, true, 'manual', 'manual'));
 		}
 		try {
-			return await this.method(name).call(this.hookContext(this.workflow, false, 'trigger', options.activation ?? 'activate'));
+			const result = await this.method(name).call(this.hookContext(this.workflow, false, 'trigger', options.activation ?? 'activate'));
+			// addWebhooks saves the static data once the webhooks are created (active-workflow-manager.js).
+			if (name === 'create') this.save(this.workflow);
+			return result;
 		} catch (error) {
 			this.cleanups++;
 			await this.delete().catch((cleanupError: Error) => this.logs.push({ level: 'error', message: `cleanup: ${cleanupError.message}` }));
@@ -309,6 +355,8 @@ export class TriggerHarness {
 	 * (TestWebhooks.needsWebhook): on a throw, deactivateWebhooks calls `delete` on the same workflow.
 	 */
 	async activate(options: { isTest?: boolean; activation?: WorkflowActivateMode } = {}): Promise<{ existed: boolean }> {
+		// ActiveWorkflowManager.add reads the workflow, with its static data, from the database.
+		if (!options.isTest) this.workflow = this.fromDatabase();
 		try {
 			const existed = await this.checkExists(options);
 			if (!existed) await this.create(options);
@@ -322,7 +370,17 @@ export class TriggerHarness {
 		}
 	}
 
-	/** Runs node.webhook() for one request, as n8n's webhook server would. */
+	/**
+	 * One webhook request as n8n 2.8.4 handles it (webhooks/live-webhooks.js executeWebhook,
+	 * webhook-helpers.js executeWebhook, workflow-static-data.service.js):
+	 * - production: the workflow and its static data are read from the database at the start of
+	 *   the request, so each request has its own copy; node.webhook() runs on it; when it returns
+	 *   items, the execution is created (WorkflowRunner.run; `failExecutions` makes that fail, and
+	 *   n8n answers 500, saving nothing); then the copy is written back whole when it changed (last
+	 *   writer wins) and only then is the request answered (responseMode onReceived);
+	 * - a test event runs on the test listen's workflow (TestWebhooks: its own static data).
+	 * Between these steps other requests run, as they do while n8n awaits its database.
+	 */
 	async deliver(request: IncomingDelivery, options: { isTest?: boolean } = {}): Promise<DeliveryResult> {
 		const headers: Record<string, string | string[] | undefined> = {};
 		for (const [key, value] of Object.entries(request.headers)) headers[key.toLowerCase()] = value;
@@ -337,24 +395,64 @@ export class TriggerHarness {
 		};
 		const additionalData = { ...this.additionalData, httpRequest: req, httpResponse: res } as unknown as IWorkflowExecuteAdditionalData;
 		const mode: WorkflowExecuteMode = options.isTest ? 'manual' : 'webhook';
-		// A test event runs on the test registration's workflow (TestWebhooks.executeWebhook: setTestStaticData).
-		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.workflow;
+		if (!options.isTest) await databaseTurn();
+		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.fromDatabase();
 		const context = new WebhookContext(workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
+		const started = performance.now();
 		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
-		// A production execution saves the static data it changed (recent deliveries).
-		if (!options.isTest) this.save(this.workflow);
+		this.webhookMs += performance.now() - started;
 		const items = response.workflowData?.[0];
-		if (items) this.executions.push(items);
-		// What n8n answers (WebhookHelpers.executeWebhook, responseMode onReceived).
 		let httpStatus = 200;
 		let httpBody: unknown;
+		if (items) {
+			try {
+				await this.createExecution();
+			} catch (error) {
+				// webhook-helpers.js: the error goes to the response callback; n8n answers 500, saves nothing.
+				this.answer(res, 500, { code: 0, message: (error as Error).message });
+				return { response, httpStatus: 500, httpBody: res.body };
+			}
+			this.executions.push(items);
+		}
+		// What n8n answers (webhook-helpers.js, responseMode onReceived), after saving the static data.
 		if (response.noWebhookResponse) {
 			httpStatus = res.statusCode;
 			httpBody = res.body;
 		} else if (response.workflowData) httpBody = { message: 'Workflow was started' };
 		else if (response.webhookResponse !== undefined) httpBody = response.webhookResponse;
 		else httpBody = { message: 'Webhook call received' };
+		if (!options.isTest) await this.saveStaticData(workflow);
+		this.answer(res, httpStatus, httpBody);
 		return { response, items, httpStatus, httpBody };
+	}
+
+	/** Time spent inside node.webhook() over every delivery so far (the node's own cost; the bench reads it). */
+	webhookMs = 0;
+	/** While above 0, WorkflowRunner.run fails that many times (n8n answers 500, saves no static data). */
+	failExecutions = 0;
+	/** How long creating an execution takes (n8n writes it to its database), in ms: 0 is one event-loop turn. */
+	executionMs = 0;
+
+	private async createExecution(): Promise<void> {
+		await databaseTurn(this.executionMs);
+		if (this.failExecutions > 0) {
+			this.failExecutions--;
+			throw new Error('There was a problem executing the workflow');
+		}
+	}
+
+	/** WorkflowStaticDataService.saveStaticData: the whole static data, when it changed (no lock, no merge). */
+	private async saveStaticData(workflow: Workflow): Promise<void> {
+		const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		if (staticData.__dataChanged !== true) return;
+		await databaseTurn();
+		this.saved = copy(staticData);
+		staticData.__dataChanged = false;
+	}
+
+	private answer(res: CapturedResponse, status: number, body: unknown): void {
+		if (res.writableEnded) return;
+		res.status(status).json(body);
 	}
 
 	private async listen(): Promise<void> {

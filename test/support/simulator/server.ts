@@ -68,6 +68,11 @@ export class Simulator {
 	/** API requests received and not yet answered, and the most seen at once since resetInFlight(). */
 	inFlight = 0;
 	maxInFlight = 0;
+	/**
+	 * Every answer's `Date` header tells the simulator's clock (`state.clock`, settable), as a
+	 * platform's tells its own; false sends none (the spec does not promise one).
+	 */
+	sendDate = true;
 	readonly router = new Router();
 	readonly requests: RecordedRequest[] = [];
 	readonly maxLimit: number;
@@ -207,6 +212,8 @@ export class Simulator {
 			receivedAt: Date.now(),
 		};
 		this.requests.push(record);
+		if (this.sendDate) res.setHeader('date', new Date(this.state.clock.now()).toUTCString());
+		else res.sendDate = false;
 		const control = url.pathname.startsWith('/__sim');
 		if (!control) {
 			this.inFlight++;

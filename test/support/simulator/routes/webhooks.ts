@@ -68,6 +68,8 @@ export interface DeliveryRecord extends JsonObject {
 	error: string | null;
 	attempt: number;
 	at: string;
+	/** The body as sent (JSON text), for tests that send a notification again byte for byte. */
+	body: string;
 }
 
 const webhooks = (sim: Simulator) => sim.state.col('webhooks');
@@ -267,6 +269,7 @@ async function dispatch(sim: Simulator, webhook: JsonObject, notification: JsonO
 				error: ok ? null : (error ?? `HTTP ${status}`),
 				attempt,
 				at: sim.state.clock.iso(),
+				body,
 			});
 			if (!ok) failed.push(index);
 		}),
