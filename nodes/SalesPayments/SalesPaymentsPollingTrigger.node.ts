@@ -15,8 +15,9 @@ import { checkOneOf, toIsoDate } from './fields/validation';
 import { wholeNumberOption } from './transport/numbers';
 import type { PollEvent } from './polling/events';
 import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './polling/events';
-import type { PollSettings, PollState } from './polling/poller';
-import { baseline, pollCursor, pollSnapshot, sample, STATE_KEY, STATE_VERSION } from './polling/poller';
+import { baseline, pollCursor, pollSnapshot, sample } from './polling/poller';
+import type { PollSettings, PollState } from './polling/state';
+import { STATE_KEY, STATE_VERSION } from './polling/state';
 import { digest } from './polling/records';
 import { Budget, counted } from './polling/walk';
 

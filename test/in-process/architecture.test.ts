@@ -4,10 +4,12 @@
  * - shipped code imports only n8n-workflow, node:crypto and its own files;
  * - a resource's files import nothing from another resource; nothing outside resources/ imports
  *   a resource's files, except the registry (resources/index.ts) that the action node reads;
- * - the rooms of nodes/SalesPayments/ (docs/DEVELOPING.md draws them) import only down: transport/
- *   imports none of the others, fields/ at most transport/, lists/ at most both; resources/,
- *   listSearch/, trigger/ and polling/ at most those three (and their own room); credentials/ only
- *   transport/; every file there is one of the three nodes or lives in a room;
+ * - the rooms of nodes/SalesPayments/ (docs/DEVELOPING.md draws them) import only down (ROOMS):
+ *   transport/ imports none of the others; fields/ and the walk (paging/) at most transport/;
+ *   files/ at most those; lists/ at most files/ and what is below; resources/ at most lists/ and
+ *   below; listSearch/, trigger/ and polling/ the walk, fields/ and transport/, never lists/ or
+ *   files/; credentials/ only transport/; every file there is one of the three nodes or lives in a
+ *   room; no shipped file is over 350 lines;
  * - every operation is a plain OperationDef object (no factory makes one);
  * - the two ways tests run n8n stay apart: the in-process harness (test/support/harness/, n8n-core)
  *   and the real n8n driver (test/support/n8n-install.ts, n8n-process.ts) import nothing of each
@@ -42,6 +44,37 @@ function importsOf(file: string): string[] {
 
 function resolved(file: string, spec: string): string {
 	return path.relative(ROOT, path.resolve(path.dirname(file), spec));
+}
+
+/**
+ * The rooms of nodes/SalesPayments/ and the rooms each may import besides its own, floor by floor:
+ * transport/ at the bottom; fields/ and the walk (paging/) on it; the file outputs (files/) on
+ * those; the list operations' kit (lists/) on files/; then the rooms of the nodes' work.
+ */
+const ROOMS: Record<string, string[]> = {
+	transport: [],
+	fields: ['transport'],
+	paging: ['transport'],
+	files: ['transport', 'fields', 'paging'],
+	lists: ['transport', 'fields', 'paging', 'files'],
+	resources: ['transport', 'fields', 'paging', 'files', 'lists'],
+	listSearch: ['transport', 'fields', 'paging'],
+	trigger: ['transport', 'fields', 'paging'],
+	polling: ['transport', 'fields', 'paging'],
+};
+
+/** The imports (`from -> to`, repository paths without extension) that run against ROOMS. */
+function importsRunningUp(graph: Array<{ from: string; to: string[] }>): string[] {
+	const room = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
+	const wrong: string[] = [];
+	for (const { from, to } of graph) {
+		const own = from.startsWith('credentials/') ? 'credentials' : room(from);
+		// The three node files stand above every room.
+		if (own === undefined) continue;
+		const allowed = own === 'credentials' ? ['transport'] : [own, ...(ROOMS[own] ?? [])];
+		for (const target of to) if (!allowed.includes(room(target) ?? '')) wrong.push(`${from} -> ${target}`);
+	}
+	return wrong;
 }
 
 const rel = (file: string) => path.relative(ROOT, file);
@@ -101,16 +134,6 @@ describe('shipped code', () => {
 		expect(unused).toEqual([]);
 	});
 
-	// The rooms of nodes/SalesPayments/ and the rooms each may import besides its own.
-	const ROOMS: Record<string, string[]> = {
-		transport: [],
-		fields: ['transport'],
-		lists: ['transport', 'fields'],
-		resources: ['transport', 'fields', 'lists'],
-		listSearch: ['transport', 'fields', 'lists'],
-		trigger: ['transport', 'fields', 'lists'],
-		polling: ['transport', 'fields', 'lists'],
-	};
 	const roomOf = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
 	const NODE_FILE = /^nodes\/SalesPayments\/[^/]+\.node\.ts$/;
 
@@ -123,20 +146,44 @@ describe('shipped code', () => {
 		expect(roomless).toEqual([]);
 	});
 
-	it('imports only go down: transport/ imports no other room, fields/ at most transport/, lists/ at most both, the rest at most those three', () => {
-		const wrong: string[] = [];
-		for (const file of shipped) {
-			const from = rel(file);
-			const own = from.startsWith('credentials/') ? 'credentials' : roomOf(from);
-			// The three node files stand above every room.
-			if (own === undefined) continue;
-			const allowed = own === 'credentials' ? ['transport'] : [own, ...ROOMS[own]];
-			for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) {
-				const target = resolved(file, spec);
-				if (!allowed.includes(roomOf(target) ?? '')) wrong.push(`${from} -> ${target}`);
-			}
-		}
-		expect(wrong).toEqual([]);
+	it('imports only go down the rooms (docs/DEVELOPING.md draws them)', () => {
+		const graph = shipped.map((file) => ({
+			from: rel(file),
+			to: importsOf(file)
+				.filter((s) => s.startsWith('.'))
+				.map((spec) => resolved(file, spec)),
+		}));
+		expect(graph.filter((f) => f.to.length > 0).length).toBeGreaterThan(100);
+		expect(importsRunningUp(graph)).toEqual([]);
+	});
+
+	// The rule itself, on imports the tree does not have: each must be caught.
+	it.each([
+		['the walk imports the list kit', 'nodes/SalesPayments/paging/walk.ts', 'nodes/SalesPayments/lists/lists'],
+		['the walk imports a file writer', 'nodes/SalesPayments/paging/pages.ts', 'nodes/SalesPayments/files/csv'],
+		['a file writer imports the list kit', 'nodes/SalesPayments/files/export.ts', 'nodes/SalesPayments/lists/filters'],
+		['the walk imports the fields', 'nodes/SalesPayments/paging/walk.ts', 'nodes/SalesPayments/fields/fields'],
+		['the poller imports the list kit', 'nodes/SalesPayments/polling/walk.ts', 'nodes/SalesPayments/lists/lists'],
+		['the poller imports a file writer', 'nodes/SalesPayments/polling/poller.ts', 'nodes/SalesPayments/files/export'],
+		['a dropdown imports the list kit', 'nodes/SalesPayments/listSearch/search.ts', 'nodes/SalesPayments/lists/lists'],
+		['the transport imports the walk', 'nodes/SalesPayments/transport/transport.ts', 'nodes/SalesPayments/paging/walk'],
+		['a credential imports the fields', 'credentials/SalesPaymentsApi.credentials.ts', 'nodes/SalesPayments/fields/fields'],
+	])('%s: caught', (_what, from, to) => {
+		expect(importsRunningUp([{ from, to: [to] }])).toEqual([`${from} -> ${to}`]);
+	});
+
+	it.each([
+		['the list kit imports a file writer and the walk', 'nodes/SalesPayments/lists/lists.ts', ['nodes/SalesPayments/files/export', 'nodes/SalesPayments/paging/walk']],
+		['a file writer imports the walk, the fields and the transport', 'nodes/SalesPayments/files/export.ts', ['nodes/SalesPayments/paging/walk', 'nodes/SalesPayments/fields/simplify', 'nodes/SalesPayments/transport/errors']],
+		['the poller imports the walk', 'nodes/SalesPayments/polling/walk.ts', ['nodes/SalesPayments/paging/walk']],
+		['a node file imports every room', 'nodes/SalesPayments/SalesPaymentsPollingTrigger.node.ts', ['nodes/SalesPayments/lists/filters', 'nodes/SalesPayments/polling/poller']],
+	])('%s: allowed', (_what, from, to) => {
+		expect(importsRunningUp([{ from, to }])).toEqual([]);
+	});
+
+	it('no shipped file is over 350 lines (split by role, docs/DEVELOPING.md)', () => {
+		const long = shipped.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length - 1] as const).filter(([, lines]) => lines > 350);
+		expect(long).toEqual([]);
 	});
 });
 

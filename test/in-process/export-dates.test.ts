@@ -1,12 +1,12 @@
 /**
- * The dates of the table outputs (issue 38, nodes/SalesPayments/lists/cellDates.ts): which texts are
+ * The dates of the table outputs (issue 38, nodes/SalesPayments/files/cellDates.ts): which texts are
  * dates (strictly: a text that does not parse stays text, never guessed), their wall time in a time
  * zone across daylight-saving changes compared with Intl.DateTimeFormat read for each instant, and
  * the offsets kept per hour (a million records must not read Intl a million times). The exports
  * themselves, through n8n-core: export-trust.test.ts; in LibreOffice: test/e2e/export-trust.test.ts.
  */
-import { DateCells, excelSerial, isDateField, wallText } from '../../nodes/SalesPayments/lists/cellDates';
-import { Utf8Builder } from '../../nodes/SalesPayments/lists/utf8';
+import { DateCells, excelSerial, isDateField, wallText } from '../../nodes/SalesPayments/files/cellDates';
+import { Utf8Builder } from '../../nodes/SalesPayments/files/utf8';
 
 /** The wall time of `utcMs` in `zone` (seconds, as if UTC), read from Intl for this one instant. */
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -9,7 +9,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/lists/export';
+import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/files/export';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';

@@ -8,8 +8,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { XlsxWriter } from '../../nodes/SalesPayments/lists/xlsx';
-import { Utf8Builder } from '../../nodes/SalesPayments/lists/utf8';
+import { XlsxWriter } from '../../nodes/SalesPayments/files/xlsx';
+import { Utf8Builder } from '../../nodes/SalesPayments/files/utf8';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { parseCsv } from '../support/helpers/csv';

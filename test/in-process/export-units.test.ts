@@ -14,13 +14,13 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { ByteSource } from '../../nodes/SalesPayments/lists/byteSource';
-import { CsvWriter, neutralize, quote } from '../../nodes/SalesPayments/lists/csv';
-import { EXTRA_COLUMN, flatten } from '../../nodes/SalesPayments/lists/table';
-import { asciiExcept, Utf8Builder } from '../../nodes/SalesPayments/lists/utf8';
-import { HashedRecordSet } from '../../nodes/SalesPayments/lists/hashedRecords';
-import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/lists/xlsx';
-import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/lists/zip';
+import { ByteSource } from '../../nodes/SalesPayments/files/byteSource';
+import { CsvWriter, neutralize, quote } from '../../nodes/SalesPayments/files/csv';
+import { EXTRA_COLUMN, flatten } from '../../nodes/SalesPayments/files/table';
+import { asciiExcept, Utf8Builder } from '../../nodes/SalesPayments/files/utf8';
+import { HashedRecordSet } from '../../nodes/SalesPayments/files/hashedRecords';
+import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/files/xlsx';
+import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/files/zip';
 import { parseCsv } from '../support/helpers/csv';
 import { readXlsx } from '../support/helpers/xlsx';
 

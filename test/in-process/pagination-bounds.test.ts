@@ -8,8 +8,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RECORDS } from '../../nodes/SalesPayments/lists/lists';
-import { MAX_PASSES } from '../../nodes/SalesPayments/lists/pagination';
+import { DEFAULT_MAX_RECORDS, MAX_PASSES } from '../../nodes/SalesPayments/paging/walk';
 import { MAX_BODY_BYTES } from '../../nodes/SalesPayments/transport/transport';
 import { runNode } from '../support/harness/n8n-core';
 import { listed } from '../support/helpers/reads';

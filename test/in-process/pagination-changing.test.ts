@@ -13,7 +13,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { MAX_PASSES } from '../../nodes/SalesPayments/lists/pagination';
+import { MAX_PASSES } from '../../nodes/SalesPayments/paging/walk';
 import { readBinary, useBinaryMode } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';

@@ -9,7 +9,8 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { AUTO_MAX_CONCURRENCY, DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/lists/pagination';
+import { AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
+import { DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/paging/walk';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

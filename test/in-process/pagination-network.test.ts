@@ -10,8 +10,8 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/lists/export';
-import { AUTO_MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/lists/pagination';
+import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/files/export';
+import { AUTO_MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
 import { readBinary } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';

@@ -9,7 +9,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import type { ApiContext } from '../../nodes/SalesPayments/transport/transport';
-import { walk } from '../../nodes/SalesPayments/lists/pagination';
+import { walk } from '../../nodes/SalesPayments/paging/walk';
 
 const TOTAL = 5;
 

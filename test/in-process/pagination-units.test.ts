@@ -2,7 +2,7 @@
  * The record set of the items output on its own (issue 33): SeenRecords must stay exact whatever
  * the ids look like (types, growth to 200,000, ids alike). Whole walks (repeats, caps, lies) run through n8n-core in the pagination-*.test.ts files.
  */
-import { SeenRecords } from '../../nodes/SalesPayments/lists/pagination';
+import { SeenRecords } from '../../nodes/SalesPayments/paging/walk';
 
 describe('SeenRecords', () => {
 	it('knows records by id with its type (1 and "1" differ), else by content whatever the key order', () => {

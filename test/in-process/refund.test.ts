@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/lists/pagination';
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/paging/pages';
 import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

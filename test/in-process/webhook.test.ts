@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/lists/pagination';
+import { DEFAULT_PAGE_SIZE } from '../../nodes/SalesPayments/paging/pages';
 import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, runListSearch } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';

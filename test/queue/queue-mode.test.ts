@@ -25,7 +25,7 @@ import path from 'node:path';
 
 import axios from 'axios';
 
-import { CURSOR_MARGIN_MS } from '../../nodes/SalesPayments/polling/poller';
+import { CURSOR_MARGIN_MS } from '../../nodes/SalesPayments/polling/state';
 import { demoExamples } from '../support/demo';
 import { ensureN8n, packPackage, REPO_DIR } from '../support/n8n-install';
 import { sleep, waitFor } from '../support/n8n-process';

@@ -211,17 +211,18 @@ export class N8nInstance {
 	 */
 	async execute(workflowId: string, timeoutMs?: number): Promise<{ code: number; run?: ExecutedRun; stdout: string; stderr: string }> {
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
+		// The pretty-printed JSON starts at a line that is `{` and ends at a line that is `}`; n8n's
+		// log lines may come before it (one may start with `{`) and error reports after it.
 		const lines = result.stdout.split('\n');
-		const start = lines.findIndex((l) => l.startsWith('{'));
-		// The pretty-printed JSON ends at the first line that is a lone closing brace; error
-		// reports may follow it.
-		const end = lines.findIndex((l, i) => i > start && l === '}');
 		let parsed: ExecutedRun | undefined;
-		if (start !== -1 && end !== -1) {
-			try {
-				parsed = JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutedRun;
-			} catch {
-				parsed = undefined;
+		for (let start = lines.indexOf('{'); start !== -1 && parsed === undefined; start = lines.indexOf('{', start + 1)) {
+			for (let end = lines.indexOf('}', start + 1); end !== -1; end = lines.indexOf('}', end + 1)) {
+				try {
+					parsed = JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutedRun;
+					break;
+				} catch {
+					// Not the whole run yet: a later closing line may end it.
+				}
 			}
 		}
 		return { code: result.code, run: parsed, stdout: result.stdout, stderr: result.stderr };

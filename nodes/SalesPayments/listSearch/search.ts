@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { ListRequest } from '../lists/pagination';
-import { MAX_MAX_PAGES, SeenRecords, walk } from '../lists/pagination';
+import type { ListRequest } from '../paging/pages';
+import { MAX_MAX_PAGES, SeenRecords, walk } from '../paging/walk';
 import { strictInteger } from '../transport/numbers';
 
 /** Records per page requested for a dropdown. */

@@ -1,75 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from '../transport/credentials';
-import { fieldError } from '../transport/errors';
-import { exportList, FILE_AUTO_MAX_CONCURRENCY, XLSX_AUTO_MAX_CONCURRENCY } from './export';
-import type { FileOutput } from './fileOptions';
-import { FILE_OUTPUTS, fileOutputFields } from './fileOptions';
-import type { ListRequest } from './pagination';
-import {
-	AUTO_CONCURRENCY,
-	AUTO_MAX_CONCURRENCY,
-	DEFAULT_MAX_PAGES,
-	DEFAULT_PAGE_SIZE,
-	MAX_CONCURRENCY,
-	MAX_MAX_PAGES,
-	MAX_PAGE_SIZE,
-	NETWORK_MAX_CONCURRENCY,
-	walk,
-} from './pagination';
+import { exportList, FILE_AUTO_MAX_CONCURRENCY, XLSX_AUTO_MAX_CONCURRENCY } from '../files/export';
+import type { FileOutput } from '../files/fileOptions';
+import { FILE_OUTPUTS, fileOutputFields } from '../files/fileOptions';
+import type { ListRequest } from '../paging/pages';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/pages';
+import { DEFAULT_MAX_PAGES, DEFAULT_MAX_RECORDS, MAX_MAX_PAGES, MAX_MAX_RECORDS, paginate } from '../paging/walk';
 import type { FileItem } from '../fields/types';
 import { checkOneOf } from '../fields/validation';
+import { fieldError } from '../transport/errors';
 import { strictInteger, wholeNumberOption } from '../transport/numbers';
+import { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
 
 /**
- * What a list operation does with the walk of pagination.ts: its fields (Output, Return All /
+ * What a list operation does with the walk (paging/walk.ts): its fields (Output, Return All /
  * Limit and the Pagination options), their settings, and the records as output items within a
- * ceiling, or written to one file (export.ts).
+ * ceiling (paginate), or written to one file (files/export.ts).
  */
-
-/**
- * Records one Return All holds for its output items unless the user raises Pagination › Max
- * Records. 100,000 movements take ~70 MB of heap (bench/results.md); n8n needs about as much again
- * to save the execution, so 250,000 leave room in the smallest default heap (~1 GB, 2 GB RAM).
- */
-export const DEFAULT_MAX_RECORDS = 250_000;
-export const MAX_MAX_RECORDS = 10_000_000;
-
-export interface ListResult {
-	items: IDataObject[];
-	/** The answer of the last page of the reading that finished, without its records (counts, sums). */
-	summary: IDataObject;
-}
-
-/**
- * Every record of a list (or `limit` of them) as one array. Holding them is bounded: a list with
- * more than `maxRecords` records fails before they are held, saying what to do instead.
- */
-export async function paginate(this: ApiContext, req: ListRequest & { maxRecords?: number }): Promise<ListResult> {
-	const maxRecords = req.maxRecords ?? DEFAULT_MAX_RECORDS;
-	const items: IDataObject[] = [];
-	let summary: IDataObject = {};
-	let pass = 1;
-	for await (const page of walk.call(this, req)) {
-		// The list changed and is read again: the items are those of the reading that finishes.
-		if (page.pass !== pass) [items.length, pass] = [0, page.pass];
-		summary = page.summary;
-		if (items.length + page.records.length > maxRecords) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${req.method} ${req.path} has more than ${maxRecords.toLocaleString('en-US')} records, the most one run holds in memory (Pagination › Max Records)`,
-				{
-					description:
-						'Read fewer at a time with Limit or filters (for example a date range), write the list to a file with Output › CSV File or JSON Lines File, or raise Max Records if your n8n has the memory. No records are output.',
-					itemIndex: req.itemIndex,
-				},
-			);
-		}
-		for (const record of page.records) items.push(record);
-	}
-	return { items, summary };
-}
 
 /** Output of a list: items, or one file (export.ts). */
 export const LIST_OUTPUTS = ['items', ...FILE_OUTPUTS] as const;

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { Field } from '../fields/fields';
 import { field } from '../fields/fields';
-import type { ListRequest } from '../lists/pagination';
+import type { ListRequest } from '../paging/pages';
 import {
 	PRODUCT_STATUS_OPTIONS,
 	PRODUCT_TYPE_OPTIONS,

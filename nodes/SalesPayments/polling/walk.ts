@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ListRequest } from '../lists/pagination';
-import { walk as pagesOf } from '../lists/pagination';
+import type { ListRequest } from '../paging/pages';
+import { walk as pagesOf } from '../paging/walk';
 import { recordId } from './records';
 
 /**

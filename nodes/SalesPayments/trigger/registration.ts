@@ -5,7 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { businessIdOf } from '../transport/credentials';
 import { ENDPOINTS } from '../transport/endpoints';
 import { asNodeError, fieldError, isNotFound } from '../transport/errors';
-import { paginate } from '../lists/lists';
+import { paginate } from '../paging/walk';
 import { apiRequest } from '../transport/transport';
 import { recordOf } from '../transport/records';
 import { checkEvents, readNotifyOnFail } from '../fields/webhooks';

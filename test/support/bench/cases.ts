@@ -155,9 +155,11 @@ async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number)
 }
 
 function defaultPageSizeOf(packageDir: string): number {
-	// Where the module is, or was before the one-service-folder move (an --against ref before e8bd725).
-	const file = ['lists', 'shared'].map((room) => path.join(packageDir, `dist/nodes/SalesPayments/${room}/pagination.js`)).find((f) => existsSync(f));
-	if (file === undefined) throw new Error(`no built pagination module (lists/ or shared/) under ${packageDir}/dist/nodes/SalesPayments`);
+	// Where the module is, or was before the walk's own room (an --against ref before it) and before
+	// the one-service-folder move (a ref before e8bd725).
+	const places = ['paging/pages.js', 'lists/pagination.js', 'shared/pagination.js'];
+	const file = places.map((place) => path.join(packageDir, 'dist/nodes/SalesPayments', place)).find((f) => existsSync(f));
+	if (file === undefined) throw new Error(`no built page module (${places.join(', ')}) under ${packageDir}/dist/nodes/SalesPayments`);
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return (require(file) as { DEFAULT_PAGE_SIZE: number }).DEFAULT_PAGE_SIZE;
 }

@@ -159,7 +159,7 @@ async function main(): Promise<void> {
 	}
 	// The built package's own constants (what users run), never the source tree.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } = require(path.join(REPO_DIR, 'dist/nodes/SalesPayments/lists/pagination.js')) as {
+	const { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } = require(path.join(REPO_DIR, 'dist/nodes/SalesPayments/paging/pages.js')) as {
 		DEFAULT_PAGE_SIZE: number;
 		MAX_PAGE_SIZE: number;
 	};

@@ -1,8 +1,10 @@
 import { createHash, hash, randomBytes } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RecordSet } from './pagination';
-import { stable } from './pagination';
+import type { RecordSet } from '../paging/walk';
+import { stable } from '../paging/walk';
+
+/** The records one file output holds, once each, kept as digests (HashedRecordSet). */
 
 /** Slots of a new table (8 bytes each). */
 const INITIAL_SLOTS = 1024;
