@@ -22,7 +22,7 @@ import { calcSheetsAsFods, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
 import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 
 let ctx: E2eContext;
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-trust-'));
@@ -107,17 +107,7 @@ beforeAll(async () => {
 	ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spTrust')]);
 	await ctx.n8n.importWorkflows([workflow()]);
-	const result = await ctx.n8n.execute('wfExportTrust', 10 * 60_000);
-	const failure = result.run?.data.resultData.error as { message?: string; node?: { name?: string } } | undefined;
-	expect({
-		code: result.code,
-		status: result.run?.status,
-		failure: failure ? `${failure.node?.name}: ${failure.message}` : undefined,
-		stderr: result.code ? result.stderr.slice(-2000) : '',
-		// What n8n printed when no run could be read from it.
-		unread: result.run ? undefined : `${result.stdout.slice(0, 1500)} ... ${result.stdout.slice(-1500)}`,
-	}).toEqual({ code: 0, status: 'success', failure: undefined, stderr: '', unread: undefined });
-	run = result.run;
+	run = await executeOk(ctx.n8n, 'wfExportTrust', 10 * 60_000);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {

@@ -22,7 +22,7 @@ import { calcSheetsAsCsv, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
 import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 
 let ctx: E2eContext;
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-xlsx-'));
@@ -112,15 +112,7 @@ beforeAll(async () => {
 	ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spXlsx')]);
 	await ctx.n8n.importWorkflows([workflow()]);
-	const result = await ctx.n8n.execute('wfExportXlsx', 10 * 60_000);
-	const failure = result.run?.data.resultData.error as { message?: string; node?: { name?: string } } | undefined;
-	expect({
-		code: result.code,
-		status: result.run?.status,
-		failure: failure ? `${failure.node?.name}: ${failure.message}` : undefined,
-		stderr: result.code ? result.stderr.slice(-2000) : '',
-	}).toEqual({ code: 0, status: 'success', failure: undefined, stderr: '' });
-	run = result.run;
+	run = await executeOk(ctx.n8n, 'wfExportXlsx', 10 * 60_000);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
 import { addMovements } from '../support/simulator/routes/financials';
 import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
 
 const MOVEMENTS = 200_000;
 const EXTRACTED = 1000;
@@ -89,13 +89,7 @@ describe('Output › CSV File in real n8n 2.8.4, filesystem binary data mode', (
 
 	beforeAll(async () => {
 		ctx.sim.clearRequests();
-		const result = await ctx.n8n.execute('wfExportCsv', 15 * 60_000);
-		expect({ code: result.code, status: result.run?.status, stderr: result.code ? result.stderr.slice(-2000) : '' }).toEqual({
-			code: 0,
-			status: 'success',
-			stderr: '',
-		});
-		run = result.run;
+		run = await executeOk(ctx.n8n, 'wfExportCsv', 15 * 60_000);
 	}, 20 * 60_000);
 
 	it(`exports ${MOVEMENTS.toLocaleString('en-US')} movements as one item: a file on disk and its summary`, () => {

@@ -3,6 +3,7 @@
  * this package packed and installed as a community package, a simulator in this process.
  */
 import { ensureN8n, packPackage } from '../support/n8n-install';
+import type { ExecutedRun } from '../support/n8n-process';
 import { N8nInstance } from '../support/n8n-process';
 import { toStderr } from '../support/progress';
 import type { Simulator } from '../support/simulator/server';
@@ -33,6 +34,23 @@ export async function teardown(ctx: E2eContext | undefined): Promise<void> {
 	await ctx.n8n.stop();
 	await ctx.sim.close();
 	ctx.n8n.cleanup();
+}
+
+/**
+ * Runs a saved workflow once (`n8n execute`) and expects it to succeed; a failure names the
+ * node and its message, n8n's exit output, or what n8n printed when no run could be read.
+ */
+export async function executeOk(n8n: N8nInstance, workflowId: string, timeoutMs: number): Promise<ExecutedRun> {
+	const result = await n8n.execute(workflowId, timeoutMs);
+	const failure = result.run?.data.resultData.error as { message?: string; node?: { name?: string } } | undefined;
+	expect({
+		code: result.code,
+		status: result.run?.status,
+		failure: failure ? `${failure.node?.name}: ${failure.message}` : undefined,
+		stderr: result.code ? result.stderr.slice(-2000) : '',
+		unread: result.run ? undefined : `${result.stdout.slice(0, 1500)} ... ${result.stdout.slice(-1500)}`,
+	}).toEqual({ code: 0, status: 'success', failure: undefined, stderr: '', unread: undefined });
+	return result.run as ExecutedRun;
 }
 
 /** A saved credential of the data API pointing at the simulator. */

@@ -4,7 +4,7 @@ import type { AttemptEvent } from './transport';
 
 /**
  * How many page requests a list keeps in flight, told by the transport about every attempt
- * (ApiRequest.observe). Used by pagination.ts only.
+ * (ApiRequest.observe). Used by the walk (paging/walk.ts) only.
  *
  * - Fixed (Max Concurrent Requests set to N): the window is N, never more.
  * - Auto: the window starts at 1, or wider when the first page took long: one request per START_MS
