@@ -8,7 +8,7 @@ import { nodeOutput } from '../support/n8n-process';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 import { startElsewhere } from '../support/simulator/elsewhere';
 import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
+import { dataCredential, executeOk, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
 
 let ctx: E2eContext;
 
@@ -46,8 +46,7 @@ afterAll(async () => {
 describe('real n8n 2.8.4', () => {
 	it('runs Business Get Balance and Get Many (Return All over 5 pages, Limit 7)', async () => {
 		ctx.sim.clearRequests();
-		const { code, run, stderr } = await ctx.n8n.execute('wfBusiness');
-		expect({ code, status: run?.status, stderr: code ? stderr : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+		const run = await executeOk(ctx.n8n, 'wfBusiness');
 
 		const [balance] = nodeOutput(run, 'Balance');
 		expect(typeof balance.totalFundsInCents).toBe('number');
@@ -88,8 +87,7 @@ describe('real n8n 2.8.4 and a platform that caps its page size at 100', () => {
 		sim.clearRequests();
 		sim.paging.add({ mode: 'cap', cap: 100 });
 		try {
-			const { code, run, stderr } = await ctx.n8n.execute('wfMovements');
-			expect({ code, status: run?.status, stderr: code ? stderr : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+			const run = await executeOk(ctx.n8n, 'wfMovements');
 			const all = nodeOutput(run, 'All Movements');
 			expect(all).toHaveLength(expected);
 			expect(new Set(all.map((m) => m.id)).size).toBe(expected);

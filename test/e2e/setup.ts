@@ -38,19 +38,33 @@ export async function teardown(ctx: E2eContext | undefined): Promise<void> {
 
 /**
  * Runs a saved workflow once (`n8n execute`) and expects it to succeed; a failure names the
- * node and its message, n8n's exit output, or what n8n printed when no run could be read.
+ * node and its message, n8n's exit code or signal and what it printed after the run, or what
+ * n8n printed when no run could be read.
+ *
+ * `readOnly`: the workflow only reads and the test's checks hold for two runs as for one. Then, and only when
+ * the run itself succeeded but the n8n process still ended badly (seen once in CI on n8n 2.41.1
+ * under load, not reproduced in 12 quiet runs: code 1, empty stderr), it is run once more with
+ * what n8n printed written to stderr. A failed run is never run again.
  */
-export async function executeOk(n8n: N8nInstance, workflowId: string, timeoutMs: number): Promise<ExecutedRun> {
-	const result = await n8n.execute(workflowId, timeoutMs);
+export async function executeOk(n8n: N8nInstance, workflowId: string, timeoutMs?: number, o: { readOnly?: boolean } = {}): Promise<ExecutedRun> {
+	let result = await n8n.execute(workflowId, timeoutMs);
+	if (o.readOnly && result.code !== 0 && result.run?.status === 'success') {
+		toStderr(`[n8n execute ${workflowId}] the run succeeded but n8n ended with ${exitOf(result)}; n8n printed after the run:\n${result.after.slice(-3000)}\n${result.stderr.slice(-2000)}\n(running it once more: it only reads)`);
+		result = await n8n.execute(workflowId, timeoutMs);
+	}
 	const failure = result.run?.data.resultData.error as { message?: string; node?: { name?: string } } | undefined;
 	expect({
-		code: result.code,
+		exit: exitOf(result),
 		status: result.run?.status,
 		failure: failure ? `${failure.node?.name}: ${failure.message}` : undefined,
-		stderr: result.code ? result.stderr.slice(-2000) : '',
+		printed: result.code ? `${result.after.slice(-2000)}\n${result.stderr.slice(-2000)}` : '',
 		unread: result.run ? undefined : `${result.stdout.slice(0, 1500)} ... ${result.stdout.slice(-1500)}`,
-	}).toEqual({ code: 0, status: 'success', failure: undefined, stderr: '', unread: undefined });
+	}).toEqual({ exit: 'code 0', status: 'success', failure: undefined, printed: '', unread: undefined });
 	return result.run as ExecutedRun;
+}
+
+function exitOf(result: { code: number; signal?: string }): string {
+	return result.signal ? `signal ${result.signal}` : `code ${result.code}`;
 }
 
 /** A saved credential of the data API pointing at the simulator. */

@@ -177,14 +177,15 @@ export function nodeEnv(runtime: NodeRuntime, base: NodeJS.ProcessEnv = process.
 }
 
 export function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}) {
-	return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+	return new Promise<{ code: number; signal?: string; stdout: string; stderr: string }>((resolve) => {
 		execFile(
 			cmd,
 			args,
 			{ cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 120_000, maxBuffer: 256 * 1024 * 1024 },
 			(error, stdout, stderr) => {
+				// A process ended by a signal (our timeout, the OOM killer) has no exit code: it counts as 1, and says which signal.
 				const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-				resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+				resolve({ code, signal: error?.signal ?? undefined, stdout: String(stdout), stderr: String(stderr) });
 			},
 		);
 	});

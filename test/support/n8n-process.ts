@@ -209,23 +209,28 @@ export class N8nInstance {
 	 * Executes a saved workflow once with `n8n execute` and returns the run JSON
 	 * (`data.resultData.runData`, `status`...); stdout starts with non-JSON lines.
 	 */
-	async execute(workflowId: string, timeoutMs?: number): Promise<{ code: number; run?: ExecutedRun; stdout: string; stderr: string }> {
+	async execute(
+		workflowId: string,
+		timeoutMs?: number,
+	): Promise<{ code: number; signal?: string; run?: ExecutedRun; after: string; stdout: string; stderr: string }> {
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		// The pretty-printed JSON starts at a line that is `{` and ends at a line that is `}`; n8n's
 		// log lines may come before it (one may start with `{`) and error reports after it.
 		const lines = result.stdout.split('\n');
 		let parsed: ExecutedRun | undefined;
+		let after = '';
 		for (let start = lines.indexOf('{'); start !== -1 && parsed === undefined; start = lines.indexOf('{', start + 1)) {
 			for (let end = lines.indexOf('}', start + 1); end !== -1; end = lines.indexOf('}', end + 1)) {
 				try {
 					parsed = JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutedRun;
+					after = lines.slice(end + 1).join('\n');
 					break;
 				} catch {
 					// Not the whole run yet: a later closing line may end it.
 				}
 			}
 		}
-		return { code: result.code, run: parsed, stdout: result.stdout, stderr: result.stderr };
+		return { code: result.code, signal: result.signal, run: parsed, after, stdout: result.stdout, stderr: result.stderr };
 	}
 
 	/** Marks a workflow active in the database; `start()` then activates its triggers. */
