@@ -17,7 +17,7 @@ import { PeerSetup, RecordDigest } from '../support/bench/peer-run';
 import type { PeerContender } from '../support/bench/peer-workflows';
 import { PEER_CONTENDERS } from '../support/bench/peer-workflows';
 import { toStderr } from '../support/progress';
-import { INSTALL_TIMEOUT } from './setup';
+import { INSTALL_TIMEOUT, teardown } from './setup';
 
 /** 5 pages of 100, the last one short (450), then a sixth full one (600): both ends of the expression. */
 const PAGE_SIZE = 100;
@@ -34,9 +34,7 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await n8n?.stop();
-	await sim?.close();
-	n8n?.cleanup();
+	await teardown({ n8n, sim });
 }, 60_000);
 
 /** Grows the primary business' movements to `total`; returns what every output must hold. */

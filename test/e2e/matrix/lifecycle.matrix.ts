@@ -15,7 +15,7 @@ import { ensureN8n, matrixTargets, packPackage } from '../../support/n8n-install
 import { N8nInstance, nodeOutput, sleep, waitFor } from '../../support/n8n-process';
 import type { Simulator } from '../../support/simulator/server';
 import { startSimulator } from '../../support/simulator/server';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, manualWorkflow } from '../setup';
+import { dataCredential, executeOk, INSTALL_TIMEOUT, manualWorkflow, teardown } from '../setup';
 
 const SECRET_HEADER = 'x-sp-webhook-secret';
 const TRIGGER_WORKFLOW = 'wfMatrixTrigger';
@@ -89,9 +89,7 @@ describe.each(matrixTargets().map((t) => [t.version, t.node, t] as [string, stri
 	}, INSTALL_TIMEOUT);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await sim?.close();
-		n8n?.cleanup();
+		await teardown({ n8n, sim });
 	}, 60_000);
 
 	it('execute: a data-API workflow runs with `n8n execute` (Get Balance, Return All over pages)', async () => {
