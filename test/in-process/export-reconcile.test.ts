@@ -155,6 +155,6 @@ describe('answers that do not add up', () => {
 		sim().faults.clear();
 		answer({ movements: [movement('a', 100)] });
 		json = await exportOf('movement', 'csvFile');
-		expect(json).toMatchObject({ reconciled: false, reconciliation: { rows: 1, reasons: ['the platform gave no count of the list (count or totalDocs) to compare the rows with'] } });
+		expect(json).toMatchObject({ reconciled: false, reconciliation: { rows: 1, reasons: ['the platform gave no count of the list (count, totalDocs or total) to compare the rows with'] } });
 	});
 });

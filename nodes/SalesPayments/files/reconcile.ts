@@ -55,7 +55,7 @@ export class Reconciliation {
 			reconciliation.valueInCents = this.unsummed === 0 ? this.cents : null;
 			reconciliation.totalValue = totalValue;
 		}
-		if (count === undefined) reasons.push('the platform gave no count of the list (count or totalDocs) to compare the rows with');
+		if (count === undefined) reasons.push('the platform gave no count of the list (count, totalDocs or total) to compare the rows with');
 		else if (limited) reasons.push(`Limit: ${n(rows)} of the list's ${n(count)} records written, and the platform's totals count them all`);
 		else {
 			if (removed > 0) reasons.push(`${rowsOf(removed)} of records removed from the list while it was read (recordsRemovedWhileRead)`);
