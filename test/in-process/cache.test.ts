@@ -29,3 +29,31 @@ describe('runCache', () => {
 		await expect(runCache(ctx, 'k', () => Promise.resolve('made again'))).resolves.toBe('replacement');
 	});
 });
+
+import { BoundedStore, PROCESS_STORES } from '../../nodes/SalesPayments/transport/boundedStore';
+
+describe('BoundedStore (what a process keeps between executions)', () => {
+	it('drops the oldest past maxEntries and the idle at the next access, and lists itself', () => {
+		const dropped: string[] = [];
+		const store = new BoundedStore<string, number>('test', { maxEntries: 2, idleMs: 100 }, (k) => dropped.push(k));
+		expect(PROCESS_STORES).toContain(store);
+		store.set('a', 1, 0);
+		store.set('b', 2, 10);
+		store.set('c', 3, 20);
+		expect(store.entries()).toEqual([['b', 2], ['c', 3]]);
+		expect(store.get('b', 111)).toBeUndefined();
+		expect(store.get('c', 111)).toBe(3);
+		expect(dropped).toEqual(['a', 'b']);
+	});
+
+	it('with touchOnRead, a read keeps an entry alive and makes it the newest', () => {
+		const store = new BoundedStore<string, number>('touched', { maxEntries: 2, idleMs: 100, touchOnRead: true });
+		store.set('a', 1, 0);
+		store.set('b', 2, 10);
+		expect(store.get('a', 50)).toBe(1);
+		store.set('c', 3, 60);
+		expect(store.entries().map(([k]) => k)).toEqual(['a', 'c']);
+		expect(store.getOrCreate('a', () => 9, 140)).toBe(1);
+		expect(store.getOrCreate('b', () => 9, 140)).toBe(9);
+	});
+});
