@@ -15,7 +15,13 @@ module.exports = {
 	// Besides jest's own: a line every 10 s while a test file runs long (test/support/jest-progress.js).
 	reporters: ['default', '<rootDir>/test/support/jest-progress.js'],
 	projects: [
-		{ ...common, displayName: 'in-process', testMatch: ['<rootDir>/test/in-process/**/*.test.ts'] },
+		{
+			...common,
+			displayName: 'in-process',
+			testMatch: ['<rootDir>/test/in-process/**/*.test.ts'],
+			// A test that prints through console.* fails (test/support/quiet-console.ts).
+			setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/quiet-console.ts'],
+		},
 		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.
 		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], globalSetup: '<rootDir>/test/e2e/global-setup.ts' },
 		// n8n in queue mode (Postgres, Redis, main, webhook processes, workers): `npm run test:queue`.

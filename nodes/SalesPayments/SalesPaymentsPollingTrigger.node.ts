@@ -19,9 +19,9 @@ import { baseline, pollCursor, pollSnapshot, sample } from './polling/poller';
 import type { PollSettings, PollState } from './polling/state';
 import { STATE_KEY, STATE_VERSION } from './polling/state';
 import { digest } from './polling/records';
-import { Budget, counted } from './polling/walk';
+import { Budget, counted } from './polling/dateWindows';
 
-export const DEFAULT_MAX_RECORDS = 100;
+export const DEFAULT_MAX_RECORDS_PER_POLL = 100;
 export const MAX_RECORDS_LIMIT = 10_000;
 export const DEFAULT_LOOK_BACK_MINUTES = 5;
 export const MAX_LOOK_BACK_MINUTES = 1_440;
@@ -74,7 +74,7 @@ const optionsField: INodeProperties = {
 			name: 'maxRecordsPerPoll',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_RECORDS_LIMIT, numberPrecision: 0 },
-			default: DEFAULT_MAX_RECORDS,
+			default: DEFAULT_MAX_RECORDS_PER_POLL,
 			description:
 				'Most records one poll reports (one workflow execution). The rest are reported by the next polls, oldest first.',
 		},
@@ -143,7 +143,7 @@ export function readSettings(ctx: IPollFunctions): PollSettings {
 		? convertFilters(ctx, (ctx.getNodeParameter('filters', {}) as IDataObject) ?? {}, event.filterFields)
 		: {};
 	const statuses = readStatuses(ctx, event);
-	const maxRecords = numberOption(ctx, options, 'maxRecordsPerPoll', 'Max Records per Poll', DEFAULT_MAX_RECORDS, 1, MAX_RECORDS_LIMIT);
+	const maxRecords = numberOption(ctx, options, 'maxRecordsPerPoll', 'Max Records per Poll', DEFAULT_MAX_RECORDS_PER_POLL, 1, MAX_RECORDS_LIMIT);
 	const maxRequests = numberOption(ctx, options, 'maxRequestsPerPoll', 'Max Requests per Poll', DEFAULT_MAX_REQUESTS, 2, MAX_MAX_REQUESTS);
 	const lookBack = numberOption(ctx, options, 'lookBackMinutes', 'Look-Back Window (Minutes)', DEFAULT_LOOK_BACK_MINUTES, 0, MAX_LOOK_BACK_MINUTES);
 	const watchDays = numberOption(ctx, options, 'watchDays', 'Watch Window (Days)', DEFAULT_WATCH_DAYS, 1, MAX_WATCH_DAYS);

@@ -163,7 +163,7 @@ describe('shipped code', () => {
 		['the walk imports a file writer', 'nodes/SalesPayments/paging/pages.ts', 'nodes/SalesPayments/files/csv'],
 		['a file writer imports the list kit', 'nodes/SalesPayments/files/export.ts', 'nodes/SalesPayments/lists/filters'],
 		['the walk imports the fields', 'nodes/SalesPayments/paging/walk.ts', 'nodes/SalesPayments/fields/fields'],
-		['the poller imports the list kit', 'nodes/SalesPayments/polling/walk.ts', 'nodes/SalesPayments/lists/lists'],
+		['the poller imports the list kit', 'nodes/SalesPayments/polling/dateWindows.ts', 'nodes/SalesPayments/lists/lists'],
 		['the poller imports a file writer', 'nodes/SalesPayments/polling/poller.ts', 'nodes/SalesPayments/files/export'],
 		['a dropdown imports the list kit', 'nodes/SalesPayments/listSearch/search.ts', 'nodes/SalesPayments/lists/lists'],
 		['the transport imports the walk', 'nodes/SalesPayments/transport/transport.ts', 'nodes/SalesPayments/paging/walk'],
@@ -175,7 +175,7 @@ describe('shipped code', () => {
 	it.each([
 		['the list kit imports a file writer and the walk', 'nodes/SalesPayments/lists/lists.ts', ['nodes/SalesPayments/files/export', 'nodes/SalesPayments/paging/walk']],
 		['a file writer imports the walk, the fields and the transport', 'nodes/SalesPayments/files/export.ts', ['nodes/SalesPayments/paging/walk', 'nodes/SalesPayments/fields/simplify', 'nodes/SalesPayments/transport/errors']],
-		['the poller imports the walk', 'nodes/SalesPayments/polling/walk.ts', ['nodes/SalesPayments/paging/walk']],
+		['the poller imports the walk', 'nodes/SalesPayments/polling/dateWindows.ts', ['nodes/SalesPayments/paging/walk']],
 		['a node file imports every room', 'nodes/SalesPayments/SalesPaymentsPollingTrigger.node.ts', ['nodes/SalesPayments/lists/filters', 'nodes/SalesPayments/polling/poller']],
 	])('%s: allowed', (_what, from, to) => {
 		expect(importsRunningUp([{ from, to }])).toEqual([]);

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Does the file add up? (issue 38) Through n8n-core against the simulator: the summary of every
  * file output holds the rows written and, for movements, the sum of the values written beside the
@@ -6,38 +5,34 @@
  * changed or removed while the list was read, a count the records do not match, no count at all)
  * is named, and logged as a warning through n8n's logger; the run never fails for it.
  */
-import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useBinaryMode } from '../support/harness/binary';
-import { runNode } from '../support/harness/n8n-core';
+import { runNode, takeLogged } from '../support/harness/n8n-core';
 import { listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { JsonObject } from '../support/simulator/core';
 
 const sim = useSimulator({ size: 10 });
 const PAGE_SIZE = 5;
-const warnings: string[] = [];
+/** What the node warned of through n8n's logger (captured by the harness). */
+const warned = () => takeLogged('warn');
 let saved: JsonObject[] = [];
 
 beforeAll(async () => {
 	await useBinaryMode('filesystem');
 	saved = [...sim().state.col('movements')];
-	jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: string) => {
-		warnings.push(message);
-	});
 });
 
 beforeEach(() => {
 	sim().faults.clear();
 	sim().onRequest = undefined;
 	sim().state.col('movements').splice(0, Infinity, ...saved.map((m) => ({ ...m })));
-	warnings.length = 0;
+	takeLogged();
 });
 
 afterAll(async () => {
-	jest.restoreAllMocks();
-	await useBinaryMode('default');
+		await useBinaryMode('default');
 });
 
 async function exportOf(resource: string, output: string, extra: INodeParameters = {}) {
@@ -74,7 +69,7 @@ describe.each(['csvFile', 'jsonLinesFile', 'xlsxFile'])('%s', (output) => {
 			reconciled: true,
 			reconciliation: { rows: all.length, count: all.length, valueInCents: sum(all), totalValue: sum(all), reasons: [] },
 		});
-		expect(warnings).toEqual([]);
+		expect(warned()).toEqual([]);
 	});
 
 	it('customers: the rows equal the platform\'s totalDocs', async () => {
@@ -88,6 +83,7 @@ describe.each(['csvFile', 'jsonLinesFile', 'xlsxFile'])('%s', (output) => {
 		const json = await exportOf('movement', output, { returnAll: false, limit: 7 });
 		expect(json).toMatchObject({ records: 7, reconciled: false });
 		expect((json.reconciliation as IDataObject).reasons).toEqual([`Limit: 7 of the list's ${all.length} records written, and the platform's totals count them all`]);
+		const warnings = warned();
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(/^Sales & Payments: the file movements\.\w+ does not add up to the platform's totals: Limit: 7 of the list's/);
 	});
@@ -108,7 +104,7 @@ describe('a list that changes while it is read', () => {
 		expect(reconciliation.reasons).toEqual([
 			`the valueInCents written add up to ${before.toLocaleString('en-US')}, the platform's totalValue is ${(before + 100).toLocaleString('en-US')} (-100): records changed while the list was read, or rows the totals leave out`,
 		]);
-		expect(warnings).toHaveLength(1);
+		expect(warned()).toHaveLength(1);
 	});
 
 	it('records removed from a page already written: their rows are named (recordsRemovedWhileRead)', async () => {

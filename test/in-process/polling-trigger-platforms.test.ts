@@ -15,6 +15,7 @@ import { appendFileSync } from 'node:fs';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_MAX_REQUESTS } from '../../nodes/SalesPayments/SalesPaymentsPollingTrigger.node';
+import { takeLogged } from '../support/harness/n8n-core';
 import type { PollHarness } from '../support/harness/poll';
 import { ids, pollingSetup } from '../support/helpers/polling';
 import type { EventCase } from '../support/helpers/polling-events';
@@ -182,8 +183,13 @@ describe.each(EVENT_CASES)('Polling trigger $event on platforms that differ', (c
 	});
 
 	it('a platform that ignores the date filter: each record once, every poll bounded', async () => {
+		takeLogged();
 		const r = await run(plain, { name: 'date filter ignored', rule: { mode: 'ignoreDateFilter' }, batches: [spread(10, 7), spread(20, 6)], idle: 2, existing: 30 });
 		expectExactlyOnce(r);
+		// Said in n8n's log, once per poll that found it.
+		const warnings = takeLogged('warn');
+		expect(warnings.length).toBeGreaterThan(0);
+		for (const line of warnings) expect(line).toMatch(/^Sales & Payments Polling Trigger: the platform ignored the date filter of \/\S+ \(records outside the dates asked\); the whole list is read page by page$/);
 		// Read whole: the list (12 seeded, 30 before activation, 13 new) takes six pages of 10.
 		expectBounded(r, 2, 8);
 	});

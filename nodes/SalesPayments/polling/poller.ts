@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { fieldError } from '../transport/errors';
 import type { RequestContext } from './events';
 import type { Candidate } from './records';
-import { order, previousFromHistory, recordTime, statusOf } from './records';
-import type { PollIO, Walk, Window } from './walk';
-import { readPages, walkWindows } from './walk';
+import { candidatesOf, previousFromHistory, recordTime, statusOf } from './records';
+import type { PollIO, WindowedRead, DateWindow } from './dateWindows';
+import { readPages, readWindows } from './dateWindows';
 import type { PollOutcome, PollSettings, PollState } from './state';
 import { capList, capMemory, CURSOR_MARGIN_MS, MEMORY_CAP, pruneSeen, remember, SNAPSHOT_CAP, STATE_VERSION, UNDATED_CAP } from './state';
 
@@ -47,14 +47,14 @@ async function readRange(
 	settings: PollSettings,
 	since: number | undefined,
 	now: number,
-	options: Pick<Walk, 'enough' | 'split' | 'known' | 'whole'> = {},
+	options: Pick<WindowedRead, 'enough' | 'split' | 'known' | 'whole'> = {},
 ): Promise<IDataObject[]> {
 	const { event } = settings;
 	const base = { filters: settings.filters, statuses: settings.statuses };
 	const count = event.requests(base).length;
 	const out: IDataObject[] = [];
 	for (let i = 0; i < count; i++) {
-		const records = await walkWindows(io, {
+		const records = await readWindows(io, {
 			request: (window) => event.requests({ ...base, ...window })[i],
 			dateOf: (record) => recordTime(record, event.windowFields ?? event.timeFields),
 			since,
@@ -80,7 +80,7 @@ export async function sample(io: PollIO, settings: PollSettings, now: number): P
 			: [...SAMPLE_WINDOWS_DAYS.map((days) => ({ since: iso(now - days * DAY_MS), newestFirst: true })), { newestFirst: true }];
 	for (const attempt of attempts) {
 		const records = await fetchRecords(io, settings, attempt, SAMPLE_READ);
-		const matching = order(event.status ? records.filter((r) => wanted(settings, statusOf(r))) : records, event);
+		const matching = candidatesOf(event.status ? records.filter((r) => wanted(settings, statusOf(r))) : records, event);
 		// The newest dated record, else one without a date.
 		const newest = matching.filter((c) => c.time !== undefined).pop() ?? matching.pop();
 		if (!newest) continue;
@@ -101,7 +101,7 @@ export async function baseline(io: PollIO, settings: PollSettings, now: number):
 	const state: PollState = { v: STATE_VERSION, sig: settings.signature };
 	if (event.mode === 'snapshot') {
 		const records = await readSnapshot(io, settings, now);
-		state.mem = order(records, event)
+		state.mem = candidatesOf(records, event)
 			.filter((c) => statusOf(c.record) !== undefined)
 			.map((c) => [c.idKey, statusOf(c.record) as string]);
 		return { ...state, size: io.pageSize };
@@ -115,7 +115,7 @@ export async function baseline(io: PollIO, settings: PollSettings, now: number):
 		// Half the requests at most: the look-back window is read next.
 		const recent = await fetchRecords(io, settings, { newestFirst: true }, MEMORY_CAP, Math.floor(io.budget.left / 2));
 		// Oldest first, so that the least recently changed are forgotten first.
-		for (const c of order(recent, event)) {
+		for (const c of candidatesOf(recent, event)) {
 			const status = statusOf(c.record);
 			if (status !== undefined) remember(mem, c.idKey, status);
 		}
@@ -128,7 +128,7 @@ export async function baseline(io: PollIO, settings: PollSettings, now: number):
 	const und: string[] = [];
 	let hi = ts;
 	// Whole or an error: a baseline cut short would leave existing records to be reported as new.
-	for (const c of order(await readRange(io, settings, since, now, { whole: true }), event)) {
+	for (const c of candidatesOf(await readRange(io, settings, since, now, { whole: true }), event)) {
 		if (c.time === undefined) und.push(c.idKey);
 		else if (c.time < since) continue;
 		else {
@@ -148,7 +148,7 @@ async function readSnapshot(io: PollIO, settings: PollSettings, now: number): Pr
 	const since = settings.event.watchWindow ? now - settings.watchDays * DAY_MS : undefined;
 	const records = await readRange(io, settings, since, now, { enough: (read) => read.length > SNAPSHOT_CAP * 2, whole: true });
 	// Records on a window boundary come twice: the cap counts records, not answers.
-	checkSnapshotSize(io, order(records, settings.event).length);
+	checkSnapshotSize(io, candidatesOf(records, settings.event).length);
 	return records;
 }
 
@@ -182,13 +182,13 @@ export async function pollCursor(io: PollIO, settings: PollSettings, state: Poll
 	// Windows come oldest first: once a poll's worth of records not processed before is read, the rest can wait.
 	// Records without a date come in every answer: they count for a created event only (a status event reports few of them).
 	const fresh = (c: Candidate) => (c.time === undefined ? !status : c.time >= since) && !done(c);
-	const enough = (read: IDataObject[]) => order(read, event).filter(fresh).length >= settings.maxRecords;
+	const enough = (read: IDataObject[]) => candidatesOf(read, event).filter(fresh).length >= settings.maxRecords;
 	// A window is known when the platform's total is the count of what is remembered in it (records
 	// without a date are in every answer) and its first page holds nothing new.
-	const known = (window: Window, total: number, page: IDataObject[]) => {
+	const known = (window: DateWindow, total: number, page: IDataObject[]) => {
 		let count = und.size;
 		for (const time of seen.values()) if (time >= window.from && (window.to === undefined || time <= window.to)) count++;
-		return total === count && order(page, event).every((c) => (c.time === undefined ? und.has(c.idKey) : done(c)));
+		return total === count && candidatesOf(page, event).every((c) => (c.time === undefined ? und.has(c.idKey) : done(c)));
 	};
 	const hi = state.hi !== undefined && state.hi >= since ? state.hi : undefined;
 	const records = await readRange(io, settings, since, now, { enough, known, split: hi });
@@ -197,7 +197,7 @@ export async function pollCursor(io: PollIO, settings: PollSettings, state: Poll
 	let ts = cursor;
 	let top = hi;
 	const undated: string[] = [...und];
-	for (const c of order(records, event)) {
+	for (const c of candidatesOf(records, event)) {
 		if ((c.time !== undefined && c.time < since) || done(c)) continue;
 		if (items.length >= settings.maxRecords) break;
 		if (c.time === undefined) {
@@ -237,7 +237,7 @@ export async function pollSnapshot(io: PollIO, settings: PollSettings, state: Po
 	const mem = new Map<string, string>(state.mem ?? []);
 	const next = new Map<string, string>();
 	const items: IDataObject[] = [];
-	for (const c of order(records, event)) {
+	for (const c of candidatesOf(records, event)) {
 		const status = statusOf(c.record);
 		if (status === undefined || next.has(c.idKey)) continue;
 		const previous = mem.get(c.idKey);

@@ -92,7 +92,7 @@ export interface Candidate {
  * last. A record read twice (on a window boundary, or changed while the list was read) counts
  * once, in its latest version.
  */
-export function order(records: IDataObject[], event: PollEvent): Candidate[] {
+export function candidatesOf(records: IDataObject[], event: PollEvent): Candidate[] {
 	const byId = new Map<string, Candidate>();
 	for (const record of records) {
 		const id = recordId(record);

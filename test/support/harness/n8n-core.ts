@@ -59,6 +59,36 @@ function stopN8nCoreTimersAtEnd(): void {
 }
 if (process.env.JEST_WORKER_ID !== undefined) stopN8nCoreTimersAtEnd();
 
+/** One line the nodes logged through n8n's logger (`ctx.logger`) during an in-process run. */
+export interface LoggedLine {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+}
+
+const logged: LoggedLine[] = [];
+
+/**
+ * n8n-core hands nodes the Logger of its DI container, which prints to the console. In tests it
+ * records instead: a passing test prints nothing, and a test that cares reads what was logged.
+ */
+function captureN8nLogger(): void {
+	const fromCore = { paths: [path.dirname(require.resolve('n8n-core'))] };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Container } = require(require.resolve('@n8n/di', fromCore)) as { Container: { set(type: unknown, instance: unknown): void } };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Logger } = require(require.resolve('@n8n/backend-common', fromCore)) as { Logger: unknown };
+	const record = (level: LoggedLine['level']) => (message: unknown) => void logged.push({ level, message: String(message) });
+	const logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
+	Container.set(Logger, { ...logger, scoped: () => logger });
+}
+if (process.env.JEST_WORKER_ID !== undefined) captureN8nLogger();
+
+/** What the nodes logged through n8n's logger since the last takeLogged() (and forgets it). */
+export function takeLogged(level?: LoggedLine['level']): string[] {
+	const lines = logged.splice(0, logged.length);
+	return lines.filter((line) => level === undefined || line.level === level).map((line) => line.message);
+}
+
 export const PACKAGE_DIR = path.resolve(__dirname, '../../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 export const ACTION_TYPE = `${PACKAGE_NAME}.salesPayments`;

@@ -6,7 +6,7 @@ export const signIn: OperationDef = {
 	name: 'Sign In',
 	action: 'Sign in with the credential',
 	description:
-		'Sign in with the username, password and device fingerprint of the credential and return the token pair. When the account uses two-factor authentication, the observation asks for Verify 2FA and the token is good for that step only.',
+		'Sign in with the username, password and device fingerprint of the credential and return the token pair. When the account uses two-factor authentication, the token returned is good only for the next step, Identity › Verify 2FA (the observation field of the answer says so).',
 	properties: [],
 	async execute(i) {
 		return await signInWithCredential.call(this, i);

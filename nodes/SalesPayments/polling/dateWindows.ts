@@ -90,12 +90,12 @@ export function counted(ctx: IPollFunctions, budget: Budget): PollIO {
 	return io;
 }
 
-export interface Window {
+export interface DateWindow {
 	from: number;
 	to?: number;
 }
 
-export interface Walk {
+export interface WindowedRead {
 	/** The list request for one window (ISO dates; no `since`: from the beginning, no `until`: open). */
 	request(window: { since?: string; until?: string }): ListRequest;
 	/** Epoch ms of the date the endpoint filters by, for a record. */
@@ -111,7 +111,7 @@ export interface Walk {
 	/** A snapshot: the whole range or an error, never the records up to where the budget ran out. */
 	whole?: boolean;
 	/** Whether the caller already knows every record of a window whose first page is `records` and total `total`. */
-	known?(window: Window, total: number, records: IDataObject[]): boolean;
+	known?(window: DateWindow, total: number, records: IDataObject[]): boolean;
 }
 
 function iso(ms: number): string {
@@ -132,7 +132,7 @@ function totalOf(summary: IDataObject): number | undefined {
  * alone; otherwise the cut is at the median, or in the middle when the dates do not help. Each
  * window is still read and checked whole: the order only guides where to cut.
  */
-function split(window: Window, dates: number[], now: number): Window[] | undefined {
+function split(window: DateWindow, dates: number[], now: number): DateWindow[] | undefined {
 	const { from, to } = window;
 	const inside = dates.filter((d) => d >= from && (to === undefined || d <= to));
 	const sorted = [...inside].sort((a, b) => a - b);
@@ -147,7 +147,7 @@ function split(window: Window, dates: number[], now: number): Window[] | undefin
 	if (lo === hi) {
 		// A tie: that millisecond alone (it is paged), and what lies on either side of it.
 		if (from === to) return undefined;
-		const parts: Window[] = [];
+		const parts: DateWindow[] = [];
 		if (lo > from) parts.push({ from, to: lo - 1 });
 		parts.push({ from: lo, to: lo });
 		if (to === undefined || lo < to) parts.push({ from: lo + 1, to });
@@ -165,7 +165,7 @@ function split(window: Window, dates: number[], now: number): Window[] | undefin
 	return [{ from, to: at }, { from: at, to }];
 }
 
-function windowRequest(walk: Walk, window: Window): ListRequest {
+function windowRequest(walk: WindowedRead, window: DateWindow): ListRequest {
 	return walk.request({
 		since: window.from > 0 ? iso(window.from) : undefined,
 		until: window.to === undefined ? undefined : iso(window.to),
@@ -250,9 +250,9 @@ export async function readPages(io: PollIO, request: ListRequest, what: string, 
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */
-export async function walkWindows(io: PollIO, walk: Walk): Promise<IDataObject[]> {
+export async function readWindows(io: PollIO, walk: WindowedRead): Promise<IDataObject[]> {
 	const from = walk.since ?? 0;
-	const queue: Window[] = walk.split === undefined || walk.split < from ? [{ from }] : [{ from, to: walk.split }, { from: walk.split + 1 }];
+	const queue: DateWindow[] = walk.split === undefined || walk.split < from ? [{ from }] : [{ from, to: walk.split }, { from: walk.split + 1 }];
 	const path = walk.request({}).path;
 	const out: IDataObject[] = [];
 	while (queue.length > 0) {
