@@ -6,40 +6,16 @@ import { walk as pagesOf } from '../paging/walk';
 import { recordId } from './records';
 
 /**
- * Reading a range of dates while the platform changes the list, without losing a record, in a
- * bounded number of requests.
- *
- * Walking pages 1, 2, 3 ... of one query is not safe: a record deleted from page 1 while page 2 is
- * read shifts the list, and the first record of the old page 2 is never read (an insertion shifts
- * it the other way: a record read twice, which the callers' de-duplication absorbs). Totals that
- * change catch a deletion alone, not a deletion and an insertion together.
- *
- * So the range is read in date windows, each answered by ONE page that holds the whole window
- * (the page says nothing follows). One answer is the platform's state at one moment, and the
- * windows cover the range: a record that exists during the whole read, and whose date (the one
- * the endpoint filters by) does not change meanwhile, is in the answer of its window whatever is
- * deleted or inserted elsewhere. A window whose page is full is split where the dates of that
- * page suggest (split()), so the walk adapts to whatever order the platform answers in, and the
- * order of its pages does not matter. Windows are read oldest first:
- * a caller may stop once it has enough, as every record not read is dated after every record read.
- * A window whose total and first page show that the caller knows all its records already
- * (`known`) is not read further: an idle poll costs a request per window, ties or not.
- *
- * Window ends are inclusive (the spec's end dates mean "at or before"): a record dated exactly on
- * a boundary comes twice. A short page that says nothing about further pages is confirmed by an
- * empty page 2 (a capped page would otherwise look complete). Two cases read pages instead:
- * - more records than a page within one millisecond, or a full page holding records without a
- *   date (they come in every window's answer): that window is paged;
- * - a platform that ignores the date filter (a dated record of an answer lies outside its
- *   window, before its start or after its end): the whole list is paged once, and only the
- *   records of the range are kept.
- * Paged reads check that their pages add up: fewer different records than the platform's total
- * means its order changed between pages (some records were on no page). The list is then read
- * again at smaller page sizes and the readings joined; still short, the read fails naming it
- * rather than lose records silently.
- *
- * Every request of a poll counts against its budget (Max Requests per Poll, `Budget`), retries
- * and refused page sizes included; nothing reads beyond it.
+ * A range of dates read without losing a record while the platform changes the list, in a bounded
+ * number of requests. Pages 1, 2, 3 of one query are not safe (a deletion on page 1 shifts a record
+ * past page 2 unseen), so the range is read in date windows, each answered by ONE page that holds
+ * all of it: one answer is one moment of the platform. A full window is split at its page's dates.
+ * Windows go oldest first, so a caller may stop once it has enough. Ends are inclusive (a record on
+ * a boundary comes twice; callers de-duplicate).
+ * Paged instead: a window with more records than a page within one millisecond (or undated ones),
+ * and a platform that ignores the date filter (the whole list once). Paged reads check their count
+ * against the platform's total and re-read at smaller sizes, else fail naming it.
+ * Every request counts against the poll's Budget (Max Requests per Poll).
  */
 
 /** The requests one poll may make, counted where every request of the poll goes through (`counted`). */
@@ -165,8 +141,8 @@ function split(window: DateWindow, dates: number[], now: number): DateWindow[] |
 	return [{ from, to: at }, { from: at, to }];
 }
 
-function windowRequest(walk: WindowedRead, window: DateWindow): ListRequest {
-	return walk.request({
+function windowRequest(read: WindowedRead, window: DateWindow): ListRequest {
+	return read.request({
 		since: window.from > 0 ? iso(window.from) : undefined,
 		until: window.to === undefined ? undefined : iso(window.to),
 	});
@@ -202,7 +178,7 @@ async function readPass(io: PollIO, request: ListRequest, what: string, pageSize
 		pages++;
 		size = page.size;
 		total ??= totalOf(page.summary);
-		// The walk hands out each record once (by id): these are the different records read.
+		// The page reader hands out each record once (by id): these are the different records read.
 		records.push(...page.records);
 		if (page.last) break;
 		if (io.budget.left < 1 || pages >= most) {
@@ -250,43 +226,43 @@ export async function readPages(io: PollIO, request: ListRequest, what: string, 
 }
 
 /** Every record of the range (records on a window boundary twice), oldest windows first. */
-export async function readWindows(io: PollIO, walk: WindowedRead): Promise<IDataObject[]> {
-	const from = walk.since ?? 0;
-	const queue: DateWindow[] = walk.split === undefined || walk.split < from ? [{ from }] : [{ from, to: walk.split }, { from: walk.split + 1 }];
-	const path = walk.request({}).path;
+export async function readWindows(io: PollIO, read: WindowedRead): Promise<IDataObject[]> {
+	const from = read.since ?? 0;
+	const queue: DateWindow[] = read.split === undefined || read.split < from ? [{ from }] : [{ from, to: read.split }, { from: read.split + 1 }];
+	const path = read.request({}).path;
 	const out: IDataObject[] = [];
 	while (queue.length > 0) {
 		if (io.budget.left < 1) {
 			// What was read is a prefix of the range in date order: the caller goes on from it next poll.
-			if (out.length > 0 && !walk.whole) return out;
+			if (out.length > 0 && !read.whole) return out;
 			throw budgetError(io, path);
 		}
 		const window = queue[0];
-		const batch = await readWindow(io, windowRequest(walk, window));
-		const dates = batch.records.map((r) => walk.dateOf(r)).filter((d): d is number => d !== undefined);
+		const batch = await readWindow(io, windowRequest(read, window));
+		const dates = batch.records.map((r) => read.dateOf(r)).filter((d): d is number => d !== undefined);
 		if (dates.some((d) => d < window.from || (window.to !== undefined && d > window.to))) {
 			// The platform ignored the date filter: windows cannot be read. The whole list is paged once.
 			io.ctx.logger.warn(`Sales & Payments Polling Trigger: the platform ignored the date filter of ${path} (records outside the dates asked); the whole list is read page by page`);
-			const all = await readPages(io, walk.request({}), 'the whole list (the platform ignores its date filter)');
-			return all.filter((r) => (walk.dateOf(r) ?? Infinity) >= from);
+			const all = await readPages(io, read.request({}), 'the whole list (the platform ignores its date filter)');
+			return all.filter((r) => (read.dateOf(r) ?? Infinity) >= from);
 		}
 		queue.shift();
 		if (batch.whole) {
 			out.push(...batch.records);
-			if (walk.enough?.(out)) return out;
+			if (read.enough?.(out)) return out;
 			continue;
 		}
-		if (batch.total !== undefined && walk.known?.(window, batch.total, batch.records)) continue;
+		if (batch.total !== undefined && read.known?.(window, batch.total, batch.records)) continue;
 		// Records without a date are in every answer, whatever the window: splitting cannot make such a page whole.
-		const parts = dates.length < batch.records.length ? undefined : split(window, dates, walk.now);
+		const parts = dates.length < batch.records.length ? undefined : split(window, dates, read.now);
 		if (parts) {
 			queue.unshift(...parts);
 			continue;
 		}
 		// More than a page within one millisecond (or with the records without a date): that window is paged.
 		const what = window.from === window.to ? `the records dated ${iso(window.from)}` : `the records from ${iso(window.from)} (some without a date)`;
-		out.push(...(await readPages(io, windowRequest(walk, window), what)));
-		if (walk.enough?.(out)) return out;
+		out.push(...(await readPages(io, windowRequest(read, window), what)));
+		if (read.enough?.(out)) return out;
 	}
 	return out;
 }

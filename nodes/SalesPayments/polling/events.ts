@@ -32,7 +32,7 @@ export interface RequestContext {
 	filters: IDataObject;
 	/** ISO 8601 date: only records at or after it (cursor events; snapshot events: the watched window's start). */
 	since?: string;
-	/** ISO 8601 date: only records at or before it (a window of a walk, see walk.ts). */
+	/** ISO 8601 date: only records at or before it (a window of a read in windows, see dateWindows.ts). */
 	until?: string;
 	/** Ask for the newest records first where the endpoint can sort (samples, memory seeding). */
 	newestFirst?: boolean;

@@ -39,8 +39,8 @@ async function fetchRecords(io: PollIO, settings: PollSettings, req: Partial<Req
 
 /**
  * Every record of the event dated from `since` on (undefined: from the beginning), read in date
- * windows so that nothing is lost while the platform changes the list (walk.ts). `split`,
- * `known` and `enough` go to the walk (events of one request only).
+ * windows so that nothing is lost while the platform changes the list (dateWindows.ts). `split`,
+ * `known` and `enough` go to readWindows() (events of one request only).
  */
 async function readRange(
 	io: PollIO,

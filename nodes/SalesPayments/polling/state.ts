@@ -3,36 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PollEvent } from './events';
 
 /**
- * What the polling trigger keeps between polls, and the caps that bound it. Everything it knows
- * between polls lives in one object of the node's static data (PollState), written once at the end
- * of a successful poll (poller.ts), right before the records are handed to n8n: a poll that fails
- * leaves it as it was, so the next poll reads the same records.
- *
- * A record is known by its identity (its id, else a digest of its content), never by the cursor:
- * - `seen`: the records processed whose date lies in the look-back window before the cursor,
- *   by identity with their date. A record of a created event is reported once whatever its date
- *   says and however often it is read; a status event goes by its remembered status (`mem`),
- *   and a record read again in the same version (same date) is not looked at twice.
- * - `und`: the records without a usable date (missing, null, not a date). Those existing at the
- *   activation are the baseline; one first seen later is reported once (created events), a status
- *   event compares its status with the remembered one. They never move the cursor. UNDATED_CAP
- *   at most, the least recently seen forgotten first.
- * Cursor events keep
- * - `ts`: the latest record date processed (the cursor), never beyond the poll's own clock less
- *   CURSOR_MARGIN_MS: a record dated in the future (a clock or time zone mislabelled as UTC) is
- *   reported once and kept in `seen` until the clock passes it, and the records created after it
- *   with correct dates are still read. The next poll reads from `ts - look-back` on: records
- *   sharing the cursor's timestamp, spanning several pages or arriving late (with a date already
- *   behind the cursor) are each reported exactly once;
- * - `hi`: the latest record date processed. The range is read in two parts, [since, hi] whose
- *   records are all in `seen` (one request when the platform's total and first page agree), then
- *   what is after `hi`: an idle poll costs two requests, ties or not;
- * - `floor`: when a burst overflows SEEN_CAP, the oldest dates are forgotten and the next polls
- *   never read below `floor`, so nothing forgotten can be reported again.
- * Status-change events also keep `mem`: the last status of the most recently seen records
- * (MEMORY_CAP at most, least recently seen forgotten first). Snapshot events keep only `mem`:
- * the statuses of the whole watched set, which bounds it.
- * `size` is the page size the platform took, so that a poll does not learn it again.
+ * What the polling trigger keeps between polls (one object of the node's static data), and the caps
+ * that bound it. It is written once, at the end of a successful poll: a failed poll leaves it as it
+ * was, so the next poll reads the same records. Records are known by identity (id, else a digest of
+ * their content), never by the cursor, so moving the cursor can neither lose nor repeat one.
  */
 
 export const STATE_KEY = 'pollState';
@@ -52,14 +26,19 @@ export interface PollState {
 	v: number;
 	/** Digest of the event and its filters: another value means the node was reconfigured. */
 	sig: string;
+	/** The cursor: the latest record date processed, never past the poll's clock less CURSOR_MARGIN_MS (a record dated in the future does not hide later ones). */
 	ts?: number;
+	/** The latest record date processed: [since, hi] is known (all in `seen`), so an idle poll costs two requests. */
 	hi?: number;
+	/** Set when a burst overflowed SEEN_CAP: nothing below it is read again, so nothing forgotten is reported twice. */
 	floor?: number;
-	/** Identity digest and date of the records processed in the look-back window. */
+	/** Identity digest and date of the records processed in the look-back window before the cursor. */
 	seen?: Array<[string, number]>;
-	/** Identity digests of the records without a usable date. */
+	/** Identity digests of the records without a usable date (at most UNDATED_CAP; they never move the cursor). */
 	und?: string[];
+	/** Last status of the most recently seen records (status events; snapshot events: the whole watched set). */
 	mem?: Array<[string, string]>;
+	/** The page size the platform took, so that a poll does not learn it again. */
 	size?: number;
 }
 
@@ -69,7 +48,7 @@ export interface PollSettings {
 	/** Statuses chosen for a status event (empty: any). */
 	statuses: string[];
 	maxRecords: number;
-	/** Most requests one poll sends (walk.ts: Budget). */
+	/** Most requests one poll sends (dateWindows.ts: Budget). */
 	maxRequests: number;
 	lookBackMs: number;
 	/** Epoch ms of Start From, when set and the event takes it. */
