@@ -18,7 +18,7 @@ import { EVENT_OPTIONS, EVENTS, eventByValue, STATUS_PARAMETERS } from './pollin
 import { baseline, pollCursor, pollSnapshot, sample } from './polling/poller';
 import type { PollSettings, PollState } from './polling/state';
 import { STATE_KEY, STATE_VERSION } from './polling/state';
-import { digest } from './polling/records';
+import { digest } from './polling/recordFields';
 import { Budget, counted } from './polling/dateWindows';
 
 export const DEFAULT_MAX_RECORDS_PER_POLL = 100;

@@ -6,7 +6,7 @@ import { asNodeError } from '../transport/errors';
 import type { Pacer } from '../transport/pacer';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
-import { isPlainObject, kindOf } from '../transport/records';
+import { isPlainObject, describeValue } from '../transport/records';
 
 /**
  * One page of a list, read as the walk (walk.ts) asks for it: the request (page size refused or
@@ -82,7 +82,7 @@ function num(value: unknown): number | undefined {
 export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 	const data = isPlainObject(body) && 'data' in body && 'statusCode' in body ? body.data : body;
 	if (Array.isArray(data)) return { records: checkRecords(data, 'data', pageNo), summary: {} };
-	if (!isPlainObject(data)) throw new WrongShape(`\`data\` is ${kindOf(data)}, not a page of records`);
+	if (!isPlainObject(data)) throw new WrongShape(`\`data\` is ${describeValue(data)}, not a page of records`);
 	const key = itemsKey ?? 'docs';
 	let holder: IDataObject | undefined;
 	let list: unknown = data[key];
@@ -95,7 +95,7 @@ export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 		if (list === undefined) throw new WrongShape(`\`${key}\` is an object without a \`docs\` list of records`);
 	}
 	if (!Array.isArray(list)) {
-		throw new WrongShape(list === undefined ? `the answer has no \`${where}\` list of records` : `\`${where}\` is ${kindOf(list)}, not a list of records`);
+		throw new WrongShape(list === undefined ? `the answer has no \`${where}\` list of records` : `\`${where}\` is ${describeValue(list)}, not a list of records`);
 	}
 	const field = (name: string): unknown => holder?.[name] ?? data[name];
 	const summary: IDataObject = {};
@@ -115,7 +115,7 @@ export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 
 function checkRecords(list: unknown[], where: string, pageNo: number): IDataObject[] {
 	list.forEach((record, n) => {
-		if (!isPlainObject(record)) throw new WrongShape(`record ${n + 1} of \`${where}\` on page ${pageNo} is ${kindOf(record)}, not an object`);
+		if (!isPlainObject(record)) throw new WrongShape(`record ${n + 1} of \`${where}\` on page ${pageNo} is ${describeValue(record)}, not an object`);
 	});
 	return list as IDataObject[];
 }

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ListRequest } from '../paging/pages';
 import { walk as pagesOf } from '../paging/walk';
-import { recordId } from './records';
+import { recordId } from './recordFields';
 
 /**
  * A range of dates read without losing a record while the platform changes the list, in a bounded

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fieldError } from '../transport/errors';
 import type { RequestContext } from './events';
-import type { Candidate } from './records';
-import { candidatesOf, previousFromHistory, recordTime, statusOf } from './records';
+import type { Candidate } from './recordFields';
+import { candidatesOf, previousFromHistory, recordTime, statusOf } from './recordFields';
 import type { PollIO, WindowedRead, DateWindow } from './dateWindows';
 import { readPages, readWindows } from './dateWindows';
 import type { PollOutcome, PollSettings, PollState } from './state';

@@ -11,7 +11,7 @@ export function isPlainObject(value: unknown): value is IDataObject {
 }
 
 /** "a string (\"oops\")", "null", "an array" ... for messages about a value of the wrong kind. */
-export function kindOf(value: unknown): string {
+export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'object') return 'an object';

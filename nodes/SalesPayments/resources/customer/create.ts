@@ -4,7 +4,7 @@ import type { OperationDef } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { fieldsCollection, recordOf } from '../../transport/records';
 import { checkEmail, requireString } from '../../fields/validation';
-import { createRequiredProperties, customerOptions } from './descriptions';
+import { customerRequiredProperties, customerOptions } from './descriptions';
 import { CHECK_CUSTOMERS, readCustomerBody } from './helpers';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -14,7 +14,7 @@ export const create: OperationDef = {
 	action: 'Create a customer',
 	description: 'Add a customer to the business',
 	properties: [
-		...createRequiredProperties,
+		...customerRequiredProperties,
 		fieldsCollection('additional', customerOptions(false)),
 	],
 	async execute(i) {

@@ -21,7 +21,7 @@ const emailProperty: INodeProperties = {
 };
 
 /** Required Name and Email of Create. */
-export const createRequiredProperties: INodeProperties[] = [
+export const customerRequiredProperties: INodeProperties[] = [
 	{ ...nameProperty, required: true },
 	{ ...emailProperty, required: true },
 ];

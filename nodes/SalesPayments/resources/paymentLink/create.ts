@@ -4,7 +4,7 @@ import type { OperationDef } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { fieldsCollection, recordOf } from '../../transport/records';
 import { checkCents, requireString } from '../../fields/validation';
-import { createOptions, createRequiredProperties } from './descriptions';
+import { createOptions, paymentLinkRequiredProperties } from './descriptions';
 import { readLinkBody } from './helpers';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -14,7 +14,7 @@ export const create: OperationDef = {
 	action: 'Create a payment link',
 	description: 'Create a payment link of the business, with its checkout, payment and redirect settings',
 	properties: [
-		...createRequiredProperties,
+		...paymentLinkRequiredProperties,
 		fieldsCollection('additional', createOptions),
 	],
 	async execute(i) {

@@ -152,7 +152,7 @@ function sortByName(props: INodeProperties[]): INodeProperties[] {
 }
 
 /** The required Name and Value in Cents of Create. */
-export const createRequiredProperties: INodeProperties[] = [
+export const paymentLinkRequiredProperties: INodeProperties[] = [
 	{ ...nameField.property, required: true },
 	{ ...valueInCents.property, required: true },
 ];
