@@ -174,7 +174,7 @@ async function removeLeftovers(ctx: IHookFunctions, verdict: Verdict): Promise<v
 			ctx.logger.warn(`${where(ctx)} deleted ${line}`);
 		} catch (error) {
 			ctx.logger.warn(
-				`${where(ctx)} could not delete ${line}: ${(error as Error).message}. It stays until the next start or activation of this workflow tries again (or delete it with Webhook > Delete, ID ${id}).`,
+				`${where(ctx)} could not delete ${line}. The platform answered: ${(error as Error).message}. It stays until the next start or activation of this workflow tries again (or delete it with Webhook > Delete, ID ${id}).`,
 			);
 		}
 	}

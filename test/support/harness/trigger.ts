@@ -239,6 +239,14 @@ export class TriggerHarness {
 		this.node.parameters = parameters;
 	}
 
+	/** Changes the node's static data n8n has saved (for example to what an earlier version saved). */
+	editSavedStaticData(change: (nodeData: IDataObject) => void): void {
+		const workflow = this.fromDatabase();
+		change(workflow.getStaticData('node', this.node));
+		this.save(workflow);
+		this.workflow = workflow;
+	}
+
 	/** What n8n has saved in the database as the workflow's static data. */
 	savedStaticData(): IDataObject {
 		return copy(this.saved);
