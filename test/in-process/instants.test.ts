@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The strict instant readers of fields/dates.ts: an ISO 8601 date-time that names its zone, and an
  * HTTP Date header in RFC 7231's IMF-fixdate form (the webhook trigger reads the platform's clock
