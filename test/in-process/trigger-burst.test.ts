@@ -88,9 +88,8 @@ describe('Ignore Duplicate Deliveries under a burst (n8n reads and writes the st
 		await Promise.all(range(0, 15).map((n) => h.deliver({ headers: headersOf(h), body: paid(n) })));
 		for (const n of range(0, 15)) expect((await h.deliver({ headers: headersOf(h), body: paid(n) })).items).toBeUndefined();
 		expect(h.executions).toHaveLength(15);
-		// Each request wrote back its own copy; a key reaches the others' once its request was answered
-		// 2xx, so the next delivery's static data holds every key (14 or 15 are saved before it).
-		expect((h.nodeStaticData.recentDeliveries as string[]).length).toBeGreaterThanOrEqual(12);
+		// Each request wrote back its own copy, and a key reaches the others' only once its request was
+		// answered 2xx: the write of a request answered after the burst holds every key.
 		await h.deliver({ headers: headersOf(h), body: paid(15) });
 		expect(h.nodeStaticData.recentDeliveries).toHaveLength(16);
 	});

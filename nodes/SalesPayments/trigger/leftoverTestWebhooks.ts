@@ -35,19 +35,24 @@ export function readClock(clock: PlatformClock): (event: AttemptEvent) => void {
 }
 
 /** How old a webhook is by the platform's clock; undefined when either time can't be read strictly. */
-export function leftoverAge(webhook: IDataObject, clock: PlatformClock): number | undefined {
+function leftoverAge(webhook: IDataObject, clock: PlatformClock): number | undefined {
 	if (clock.now === undefined || typeof webhook.createdAt !== 'string') return undefined;
 	const created = parseIsoInstant(webhook.createdAt);
 	return created === undefined ? undefined : clock.now - created;
 }
 
-/** Whether a test webhook of this node is one no listen can still be waiting on. */
-export function isLeftover(ageMs: number | undefined): ageMs is number {
-	return ageMs !== undefined && ageMs > LEFTOVER_AFTER_MS;
-}
-
 /** What a leftover test webhook is, for n8n's log (no secrets: id, creation time, age). */
-export function leftoverLine(webhook: IDataObject, ageMs: number): string {
+function leftoverLine(webhook: IDataObject, ageMs: number): string {
 	const minutes = Math.floor(ageMs / 60_000);
 	return `test webhook ${String(webhook.id)} (created ${String(webhook.createdAt)}, ${minutes} min ago by the platform's clock): a "Listen for test event" that n8n never ended (n8n stopped or killed while listening) left it calling this node's test URL`;
+}
+
+/** Those of this node's test webhooks that no listen can still be waiting on, with a line for n8n's log. */
+export function leftoversAmong(tests: Array<{ id: string; webhook: IDataObject }>, clock: PlatformClock): Array<{ id: string; line: string }> {
+	const found: Array<{ id: string; line: string }> = [];
+	for (const { id, webhook } of tests) {
+		const age = leftoverAge(webhook, clock);
+		if (age !== undefined && age > LEFTOVER_AFTER_MS) found.push({ id, line: leftoverLine(webhook, age) });
+	}
+	return found;
 }

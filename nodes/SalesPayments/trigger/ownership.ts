@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { ID_PATTERN } from '../transport/paths';
 import type { PlatformClock } from './leftoverTestWebhooks';
-import { isLeftover, leftoverAge, leftoverLine } from './leftoverTestWebhooks';
+import { leftoversAmong } from './leftoverTestWebhooks';
 
 /**
  * What the trigger may call its own on the platform. A webhook is this node's own only when
@@ -113,12 +112,6 @@ function storedByThisNode(me: Identity): boolean {
 	return me.data.webhookOwner === me.mark || (me.kind === 'production' && me.data.webhookOwner === me.rawOwner);
 }
 
-/** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
-export function usableId(id: unknown): string | undefined {
-	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
-	return ID_PATTERN.test(text) ? text : undefined;
-}
-
 function dispatchersOf(webhook: IDataObject): IDataObject[] | undefined {
 	return Array.isArray(webhook.dispatchers) ? (webhook.dispatchers as IDataObject[]).filter((d) => d && typeof d === 'object') : undefined;
 }
@@ -194,23 +187,28 @@ function leftInPlace(webhook: IDataObject, standing: Standing, url: string): str
 /**
  * How a webhook stands to this node, for the kind of webhook the call is about:
  * - `own`: this node's, for its current URL (it may be replaced, updated or deleted);
- * - `liveTest`, `leftoverTest` (production calls only): this node's test webhook, which a listen
- *   may still use, or which a listen left behind (leftoverTestWebhooks.ts);
+ * - `ownTest` (production calls only): this node's test webhook, which a listen may still use or
+ *   left behind (the verdict's `leftovers`, leftoverTestWebhooks.ts);
  * - `elsewhere`: made by this node (or a copy of it sharing the owner) for another URL: left alone;
  * - `stranger`: calls this node's URL but is not provably this node's: left alone;
  * - `unrelated`: anything else (from a test call, production's webhook too).
  */
-export type Standing = 'own' | 'liveTest' | 'leftoverTest' | 'elsewhere' | 'stranger' | 'unrelated';
+export type Standing = 'own' | 'ownTest' | 'elsewhere' | 'stranger' | 'unrelated';
 
-export interface Judged {
+/** A webhook the platform listed, with an id that may go into a path (registration.ts usableId). */
+export interface Listed {
 	id: string;
 	webhook: IDataObject;
+}
+
+export interface Judged extends Listed {
 	standing: Standing;
+	/** The secret header the platform holds: undefined when it does not show headers, null when absent. */
+	secret: string | null | undefined;
 }
 
 /** The standing of every webhook a call read, and what follows from it. */
 export interface Verdict {
-	/** Every webhook with a usable id, judged. */
 	judged: Judged[];
 	/** The webhook the static data names, when among them. */
 	stored?: Judged;
@@ -222,31 +220,32 @@ export interface Verdict {
 	leftInPlace: string[];
 }
 
-function standingOf(me: Identity, webhook: IDataObject, id: string, url: string, clock: PlatformClock): Standing {
-	const stored = id === usableId(me.data.webhookId);
+function standingOf(me: Identity, { id, webhook }: Listed, storedId: string | undefined, url: string): Standing {
+	const stored = id === storedId;
 	const marked = headerValues(webhook, OWNER_HEADER)?.includes(me.mark) === true;
 	const madeHere = marked || (stored && storedByThisNode(me));
 	const urls = urlsOf(webhook);
 	// Dispatchers hidden: only the stored webhook can be judged, by the URL stored with it.
 	const here = urls === undefined ? stored && me.data.webhookUrl === url : urls.length > 0 && urls.every((u) => u === url);
 	if (madeHere) return here ? 'own' : 'elsewhere';
-	if (me.kind === 'production' && isOwnTestWebhook(me, webhook, url)) return isLeftover(leftoverAge(webhook, clock)) ? 'leftoverTest' : 'liveTest';
+	if (me.kind === 'production' && isOwnTestWebhook(me, webhook, url)) return 'ownTest';
 	return urls?.includes(url) ? 'stranger' : 'unrelated';
 }
 
-/** Judges every webhook once (judged before the static data names a new one). */
-export function judge(me: Identity, webhooks: IDataObject[], url: string, clock: PlatformClock = {}): Verdict {
+/**
+ * Judges every webhook a call read, once, before acting (and before the static data names a new
+ * webhook: the stored one is judged as stored). `clock` is the platform's, for the test webhooks' age.
+ */
+export function judge(me: Identity, webhooks: Listed[], storedId: string | undefined, url: string, clock: PlatformClock = {}): Verdict {
 	const verdict: Verdict = { judged: [], own: [], leftovers: [], leftInPlace: [] };
-	const storedId = usableId(me.data.webhookId);
-	for (const webhook of webhooks) {
-		const id = usableId(webhook.id);
-		if (id === undefined || verdict.judged.some((j) => j.id === id)) continue;
-		const judged: Judged = { id, webhook, standing: standingOf(me, webhook, id, url, clock) };
+	// A webhook listed twice (a list that changed between pages) is judged once.
+	for (const listed of new Map(webhooks.map((w) => [w.id, w])).values()) {
+		const judged: Judged = { ...listed, standing: standingOf(me, listed, storedId, url), secret: registeredSecret(listed.webhook) };
 		verdict.judged.push(judged);
-		if (id === storedId) verdict.stored = judged;
-		if (judged.standing === 'own') verdict.own.push(id);
-		else if (judged.standing === 'leftoverTest') verdict.leftovers.push({ id, line: leftoverLine(webhook, leftoverAge(webhook, clock) ?? 0) });
-		else if (judged.standing === 'elsewhere' || judged.standing === 'stranger') verdict.leftInPlace.push(leftInPlace(webhook, judged.standing, url));
+		if (listed.id === storedId) verdict.stored = judged;
+		if (judged.standing === 'own') verdict.own.push(listed.id);
+		if (judged.standing === 'elsewhere' || judged.standing === 'stranger') verdict.leftInPlace.push(leftInPlace(listed.webhook, judged.standing, url));
 	}
+	verdict.leftovers = leftoversAmong(verdict.judged.filter((j) => j.standing === 'ownTest'), clock);
 	return verdict;
 }

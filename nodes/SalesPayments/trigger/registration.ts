@@ -9,8 +9,9 @@ import { paginate } from '../paging/walk';
 import { apiRequest } from '../transport/transport';
 import { recordOf } from '../transport/records';
 import { checkEvents, readNotifyOnFail } from '../fields/webhooks';
-import type { Identity, Judged, TriggerStaticData, Verdict } from './ownership';
-import { forget, identify, judge, OWNER_HEADER, registeredSecret, SECRET_HEADER, usableId } from './ownership';
+import { ID_PATTERN } from '../transport/paths';
+import type { Identity, Judged, Listed, TriggerStaticData, Verdict } from './ownership';
+import { forget, identify, judge, OWNER_HEADER, registeredSecret, SECRET_HEADER } from './ownership';
 import { cleanupAfterFailure, clearFailedActivation, rememberFailedActivation } from './failedActivations';
 import { forgetNode, pruneMemory } from './memory';
 import type { PlatformClock } from './leftoverTestWebhooks';
@@ -67,6 +68,12 @@ function where(ctx: IHookFunctions): string {
 	return `Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${ctx.getNode().name}")`;
 }
 
+/** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
+export function usableId(id: unknown): string | undefined {
+	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+	return ID_PATTERN.test(text) ? text : undefined;
+}
+
 function idParam(id: string) {
 	return { id: { value: id, label: 'Stored webhook ID' } };
 }
@@ -119,23 +126,28 @@ async function deleteWebhook(ctx: IHookFunctions, id: string): Promise<void> {
 	}
 }
 
-/** Every webhook of the business (and the platform's clock, from the answers' Date header). */
-async function listWebhooks(ctx: IHookFunctions, businessId: string, clock: PlatformClock = {}): Promise<IDataObject[]> {
+/** Every webhook of the business with a usable id (and the platform's clock, from the answers' Date header). */
+async function listWebhooks(ctx: IHookFunctions, businessId: string, clock: PlatformClock = {}): Promise<Listed[]> {
 	const { items } = await paginate.call(ctx, {
 		...ENDPOINTS.webhook.list,
 		pathParams: { businessId: { value: businessId, label: "The credential's Business ID" } },
 		pageSize: 100,
 		observe: readClock(clock),
 	});
-	return items;
+	const listed: Listed[] = [];
+	for (const webhook of items) {
+		const id = usableId(webhook.id);
+		if (id !== undefined) listed.push({ id, webhook });
+	}
+	return listed;
 }
 
 /** Every webhook of the business, and the stored one wherever it is (another business: read by id). */
-async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined, clock?: PlatformClock): Promise<IDataObject[]> {
+async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined, clock?: PlatformClock): Promise<Listed[]> {
 	const listed = await listWebhooks(ctx, businessId, clock);
-	if (storedId && !listed.some((w) => usableId(w.id) === storedId)) {
+	if (storedId && !listed.some((w) => w.id === storedId)) {
 		const stored = await fetchWebhook(ctx, storedId);
-		if (stored) listed.push(stored);
+		if (stored) listed.push({ id: storedId, webhook: stored });
 	}
 	return listed;
 }
@@ -159,8 +171,7 @@ function changesFor(found: IDataObject, wanted: Wanted): IDataObject {
 /** Whether the stored webhook can serve this node's deliveries: its own, our secret, our business. */
 function usable(data: TriggerStaticData, stored: Judged | undefined, wanted: Wanted): stored is Judged {
 	if (stored?.standing !== 'own' || typeof data.webhookSecret !== 'string') return false;
-	const secret = registeredSecret(stored.webhook);
-	return (secret === undefined || secret === data.webhookSecret) && (stored.webhook.account === undefined || stored.webhook.account === wanted.businessId);
+	return (stored.secret === undefined || stored.secret === data.webhookSecret) && (stored.webhook.account === undefined || stored.webhook.account === wanted.businessId);
 }
 
 /**
@@ -192,11 +203,12 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 		const storedId = usableId(me.data.webhookId);
 		if (!storedId) return false;
 		const found = await fetchWebhook(ctx, storedId);
-		if (!found || !usable(me.data, judge(me, [found], wanted.url).stored, wanted)) return false;
+		if (!found || !usable(me.data, judge(me, [{ id: storedId, webhook: found }], storedId, wanted.url).stored, wanted)) return false;
 		// Changes, a deactivated webhook or a resume are made by `create`, which n8n calls on false.
 		if (Object.keys(changesFor(found, wanted)).length > 0 || found.status === 'inactive' || wanted.resume) return false;
 		const clock: PlatformClock = {};
-		const verdict = judge(me, await listWebhooks(ctx, wanted.businessId, clock), wanted.url, clock);
+		const listed = await listWebhooks(ctx, wanted.businessId, clock);
+		const verdict = judge(me, listed, storedId, wanted.url, clock);
 		if (verdict.own.some((id) => id !== storedId)) return false;
 		await removeLeftovers(ctx, verdict);
 		return true;
@@ -249,7 +261,7 @@ async function register(ctx: IHookFunctions, me: Identity, wanted: Wanted): Prom
 	let id: unknown = recordOf(response, 'webhook').id;
 	if (id === undefined || id === null || id === '') {
 		// The answer did not name the webhook: find it by its secret.
-		id = (await listWebhooks(ctx, wanted.businessId)).find((w) => registeredSecret(w) === secret)?.id;
+		id = (await listWebhooks(ctx, wanted.businessId)).find((w) => registeredSecret(w.webhook) === secret)?.id;
 	}
 	const webhookId = usableId(id);
 	if (webhookId === undefined) {
@@ -286,8 +298,9 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		const wanted = await readWanted(ctx);
 		const storedId = usableId(me.data.webhookId);
 		const clock: PlatformClock = {};
+		const webhooks = await webhooksToJudge(ctx, wanted.businessId, storedId, clock);
 		// Judged before the static data names a new webhook: the stored one is judged as stored.
-		const verdict = judge(me, await webhooksToJudge(ctx, wanted.businessId, storedId, clock), wanted.url, clock);
+		const verdict = judge(me, webhooks, storedId, wanted.url, clock);
 		const stored = verdict.stored;
 		let keep: string | undefined;
 		if (usable(me.data, stored, wanted) && (await refresh(ctx, me, stored.id, stored.webhook, wanted))) keep = stored.id;
@@ -314,7 +327,9 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 		return true;
 	}
 	const url = nodeUrl(ctx);
-	const verdict = judge(me, await webhooksToJudge(ctx, await businessIdOf(ctx), usableId(me.data.webhookId)), url);
+	const storedId = usableId(me.data.webhookId);
+	const webhooks = await webhooksToJudge(ctx, await businessIdOf(ctx), storedId);
+	const verdict = judge(me, webhooks, storedId, url);
 	await sweep(ctx, verdict);
 	forget(me.data);
 	delete me.data.recentDeliveries;
