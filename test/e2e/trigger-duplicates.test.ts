@@ -86,8 +86,9 @@ describe('Ignore Duplicate Deliveries and leftover test webhooks in a real n8n 2
 		const partial = (id: string, paidAmountInCents: number) =>
 			JSON.stringify({ event: 'order.partiallyPaid', id, data: { id: 'ord_e2e_1', status: 'partially_paid', createdAt: '2026-11-20T13:05:00.000Z', paidAmountInCents } });
 		const first = partial('evt_e2e_1', 5000);
-		expect(await send(first)).toEqual({ status: 200, data: { message: 'Workflow was started' } });
-		expect(await send(partial('evt_e2e_2', 15000))).toEqual({ status: 200, data: { message: 'Workflow was started' } });
+		// n8n answers a started run 200 (its body is n8n's own).
+		expect((await send(first)).status).toBe(200);
+		expect((await send(partial('evt_e2e_2', 15000))).status).toBe(200);
 		expect(await send(first)).toEqual({ status: 200, data: { received: true, ignored: 'Duplicate delivery' } });
 		const data = await runsSettled(2);
 		expect(data).toHaveLength(2);
