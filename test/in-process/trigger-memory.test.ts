@@ -9,9 +9,9 @@
 import { EventEmitter } from 'node:events';
 
 import { PROCESS_STORES } from '../../nodes/SalesPayments/transport/boundedStore';
-import { admit, forgetNode, MEMORY_MAX_AGE_MS, MEMORY_MAX_KEYS, MEMORY_MAX_NODES, pruneMemory, WAIT_FOR_FIRST_MS } from '../../nodes/SalesPayments/trigger/memory';
-import type { Window } from '../../nodes/SalesPayments/trigger/memory';
-import { deliveryKeys, deliveryNodes, failedActivations } from '../../nodes/SalesPayments/trigger/stores';
+import { admit, forgetNode, pruneMemory, WAIT_FOR_FIRST_MS } from '../../nodes/SalesPayments/trigger/memory';
+import type { RecentDeliveries } from '../../nodes/SalesPayments/trigger/stores';
+import { deliveryKeyStore, deliveryNodeStore, failedActivationStore, MEMORY_MAX_AGE_MS, MEMORY_MAX_KEYS, MEMORY_MAX_NODES } from '../../nodes/SalesPayments/trigger/stores';
 
 /** n8n's answer to one request: ended with a status when `answer()` is called. */
 class FakeAnswer extends EventEmitter {
@@ -33,7 +33,7 @@ afterEach(() => {
 	jest.restoreAllMocks();
 });
 
-async function accept(key: string, data: Window = {}, status = 200, webhookId?: string, nodeId?: string) {
+async function accept(key: string, data: RecentDeliveries = {}, status = 200, webhookId?: string, nodeId?: string) {
 	const answer = new FakeAnswer();
 	const verdict = await admit(where(webhookId, nodeId), key, data, answer, 200);
 	if (verdict === 'accept') answer.answer(status);
@@ -48,13 +48,13 @@ describe('the memory of accepted deliveries', () => {
 			['trigger: nodes with accepted deliveries', { maxEntries: MEMORY_MAX_NODES, idleMs: MEMORY_MAX_AGE_MS, touchOnRead: true }],
 			['trigger: failed activations', { maxEntries: 1_000, idleMs: 60_000 }],
 		]);
-		expect([deliveryKeys, deliveryNodes, failedActivations].every((store) => PROCESS_STORES.includes(store as never))).toBe(true);
+		expect([deliveryKeyStore, deliveryNodeStore, failedActivationStore].every((store) => PROCESS_STORES.includes(store as never))).toBe(true);
 	});
 
 	it(`keeps the newest ${MEMORY_MAX_KEYS.toLocaleString('en-US')} keys of all nodes together, oldest out first`, async () => {
 		// Three nodes share one bound: 50,001 keys in turn.
 		for (let n = 0; n <= MEMORY_MAX_KEYS; n++) expect(await accept(`k${n}`, {}, 200, 'hook-1', `node-${(n % 3) + 1}`)).toBe('accept');
-		expect(deliveryKeys.size).toBe(MEMORY_MAX_KEYS);
+		expect(deliveryKeyStore.size).toBe(MEMORY_MAX_KEYS);
 		// k0 (node-1) is the oldest: forgotten; k1 (node-2) and k3 (node-1) are still held.
 		expect(await accept('k1', {}, 200, 'hook-1', 'node-2')).toBe('duplicate');
 		expect(await accept('k3', {}, 200, 'hook-1', 'node-1')).toBe('duplicate');
@@ -72,20 +72,20 @@ describe('the memory of accepted deliveries', () => {
 		now += 2;
 		// node-2 (deactivated in another process, say) gets nothing more: another node's delivery prunes it.
 		expect(await accept('old')).toBe('accept');
-		expect(deliveryNodes.entries().map(([key]) => key)).toEqual(['wf-memory\u0000node-1']);
-		expect(deliveryKeys.entries().map(([key]) => key.replace(/^\d+:/, ''))).toEqual(['younger', 'old']);
+		expect(deliveryNodeStore.entries().map(([key]) => key)).toEqual(['wf-memory\u0000node-1']);
+		expect(deliveryKeyStore.entries().map(([key]) => key.replace(/^\d+:/, ''))).toEqual(['younger', 'old']);
 		// A prune with no delivery at all (n8n's hook calls run one).
 		now += MEMORY_MAX_AGE_MS;
 		pruneMemory();
-		expect([deliveryNodes.size, deliveryKeys.size]).toEqual([0, 0]);
+		expect([deliveryNodeStore.size, deliveryKeyStore.size]).toEqual([0, 0]);
 	});
 
 	it('a new platform webhook (the workflow activated again) drops the keys of the old one', async () => {
 		expect(await accept('a', {}, 200, 'hook-1')).toBe('accept');
 		expect(await accept('b', {}, 200, 'hook-1')).toBe('accept');
-		expect(deliveryKeys.size).toBe(2);
+		expect(deliveryKeyStore.size).toBe(2);
 		expect(await accept('a', {}, 200, 'hook-2')).toBe('accept');
-		expect(deliveryKeys.size).toBe(1);
+		expect(deliveryKeyStore.size).toBe(1);
 	});
 
 	it('a copy waits for the answer to its first copy: dropped after a 2xx, run after an error, answered busy after 10 s without one', async () => {
@@ -109,10 +109,10 @@ describe('the memory of accepted deliveries', () => {
 	});
 
 	it("a request's static data gets another request's key only once n8n answered that one 2xx, never a failed one", async () => {
-		const a: Window = { recentDeliveries: ['saved-before'] };
+		const a: RecentDeliveries = { recentDeliveries: ['saved-before'] };
 		const answerA = new FakeAnswer();
 		expect(await admit(where(), 'a', a, answerA, 200)).toBe('accept');
-		const b: Window = { recentDeliveries: ['saved-before'] };
+		const b: RecentDeliveries = { recentDeliveries: ['saved-before'] };
 		const answerB = new FakeAnswer();
 		expect(await admit(where(), 'b', b, answerB, 200)).toBe('accept');
 		// a is still unanswered: b's static data does not name it, nor a's b.
@@ -123,7 +123,7 @@ describe('the memory of accepted deliveries', () => {
 		answerA.answer(200);
 		// a answered 2xx: b, still unanswered, gets it; d, accepted now, too.
 		expect(b.recentDeliveries).toEqual(['saved-before', 'b', 'a']);
-		const d: Window = { recentDeliveries: ['saved-before'] };
+		const d: RecentDeliveries = { recentDeliveries: ['saved-before'] };
 		const answerD = new FakeAnswer();
 		expect(await admit(where(), 'd', d, answerD, 200)).toBe('accept');
 		expect(d.recentDeliveries).toEqual(['saved-before', 'a', 'd']);
@@ -132,7 +132,7 @@ describe('the memory of accepted deliveries', () => {
 		expect(d.recentDeliveries).toEqual(['saved-before', 'a', 'd', 'b']);
 		answerD.answer(200);
 		// The window is bounded (200 in static data); a key saved before that failed here is dropped.
-		const big: Window = { recentDeliveries: [...Array.from({ length: 300 }, (_, n) => `s${n}`), 'c'] };
+		const big: RecentDeliveries = { recentDeliveries: [...Array.from({ length: 300 }, (_, n) => `s${n}`), 'c'] };
 		expect(await accept('e', big)).toBe('accept');
 		expect(big.recentDeliveries).toHaveLength(200);
 		expect(big.recentDeliveries).not.toContain('c');

@@ -5,8 +5,9 @@ import { isPlainObject } from '../transport/records';
 import { normalizeEventKind } from '../fields/webhooks';
 import type { DeliveryKeys } from './deliveryKey';
 import { deliveryKeys } from './deliveryKey';
-import type { Answer } from './memory';
-import { admit, MEMORY_MAX_KEYS } from './memory';
+import { admit } from './memory';
+import type { Answer } from './stores';
+import { MEMORY_MAX_KEYS } from './stores';
 import type { TriggerStaticData } from './ownership';
 import { SECRET_HEADER, triggerData } from './ownership';
 

@@ -1,4 +1,4 @@
-import { failedActivations } from './stores';
+import { failedActivationStore } from './stores';
 
 /**
  * Production activations of this process that failed, by node, until n8n's cleanup `delete`.
@@ -12,17 +12,17 @@ import { failedActivations } from './stores';
 
 /** A production activation step of this node failed: the cleanup `delete` that follows is recognised. */
 export function rememberFailedActivation(nodeKey: string): void {
-	failedActivations.set(nodeKey, true);
+	failedActivationStore.set(nodeKey, true);
 }
 
 /** The activation step succeeded: nothing to recognise. */
 export function clearFailedActivation(nodeKey: string): void {
-	failedActivations.delete(nodeKey);
+	failedActivationStore.delete(nodeKey);
 }
 
 /** Whether this `delete` is n8n's cleanup right after this node's activation failed (consumes the memory). */
 export function cleanupAfterFailure(nodeKey: string): boolean {
-	const failed = failedActivations.get(nodeKey) === true;
-	failedActivations.delete(nodeKey);
+	const failed = failedActivationStore.get(nodeKey) === true;
+	failedActivationStore.delete(nodeKey);
 	return failed;
 }

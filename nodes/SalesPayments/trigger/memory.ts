@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-import type { Answer, KeyEntry, NodeMemory, Window } from './stores';
-import { deliveryKeys, deliveryNodes, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
+import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
+import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
 
 /**
  * Ignore Duplicate Deliveries inside one n8n process: the keys of the deliveries this process
@@ -20,14 +20,11 @@ import { deliveryKeys, deliveryNodes, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQU
  * while the first is unanswered waits for that answer (at most WAIT_FOR_FIRST_MS).
  */
 
-export { MEMORY_MAX_AGE_MS, MEMORY_MAX_KEYS, MEMORY_MAX_NODES } from './stores';
-export type { Answer, Window } from './stores';
-
 /** How long a copy waits for n8n's answer to the first copy before it is answered 503. */
 export const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 10;
 
-export type Verdict = 'accept' | 'duplicate' | 'busy';
+export type Admission = 'accept' | 'duplicate' | 'busy';
 
 function nodeKeyOf(workflowId: string, nodeId: string): string {
 	return `${workflowId}\u0000${nodeId}`;
@@ -36,11 +33,11 @@ function nodeKeyOf(workflowId: string, nodeId: string): string {
 /** The memory of one node; a new platform webhook (the workflow activated again) starts an empty one. */
 function nodeMemory(workflowId: string, nodeId: string, webhookId: string): NodeMemory {
 	const key = nodeKeyOf(workflowId, nodeId);
-	let node = deliveryNodes.get(key);
+	let node = deliveryNodeStore.get(key);
 	if (!node || node.webhookId !== webhookId) {
 		if (node) dropKeysOf(node);
 		node = newNodeMemory(webhookId);
-		deliveryNodes.set(key, node);
+		deliveryNodeStore.set(key, node);
 	}
 	return node;
 }
@@ -48,16 +45,16 @@ function nodeMemory(workflowId: string, nodeId: string, webhookId: string): Node
 /** What this process remembers of a node is forgotten (its workflow was deactivated here). */
 export function forgetNode(workflowId: string, nodeId: string): void {
 	const key = nodeKeyOf(workflowId, nodeId);
-	const node = deliveryNodes.get(key);
+	const node = deliveryNodeStore.get(key);
 	if (!node) return;
-	deliveryNodes.delete(key);
+	deliveryNodeStore.delete(key);
 	dropKeysOf(node);
 }
 
 /** Drops what is past the bounds (keys older than a day, idle nodes), whoever's delivery comes next. */
 export function pruneMemory(now = Date.now()): void {
-	deliveryNodes.prune(now);
-	deliveryKeys.prune(now);
+	deliveryNodeStore.prune(now);
+	deliveryKeyStore.prune(now);
 }
 
 function slot(node: NodeMemory, key: string): string {
@@ -70,7 +67,7 @@ function bounded<T>(set: Set<T>, value: T, max: number): void {
 }
 
 /** Adds a key to an unanswered request's static data in place (its request already changed it). */
-function append(data: Window, key: string, window: number): void {
+function append(data: RecentDeliveries, key: string, window: number): void {
 	const list = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : (data.recentDeliveries = []);
 	if (list.includes(key)) return;
 	list.push(key);
@@ -87,7 +84,7 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 		return;
 	}
 	const at = slot(node, key);
-	if (deliveryKeys.get(at) === entry) deliveryKeys.delete(at);
+	if (deliveryKeyStore.get(at) === entry) deliveryKeyStore.delete(at);
 	bounded(node.failed, key, MAX_FAILED_KEYS);
 }
 
@@ -97,10 +94,10 @@ function confirm(node: NodeMemory, key: string, window: number): void {
 	for (const data of node.open) append(data, key, window);
 }
 
-function record(node: NodeMemory, key: string, saved: string[], data: Window, answer: Answer | undefined, window: number): void {
+function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number): void {
 	const entry: KeyEntry = { node, answer };
 	node.failed.delete(key);
-	deliveryKeys.set(slot(node, key), entry);
+	deliveryKeyStore.set(slot(node, key), entry);
 	// This request's static data: what it loaded, then the keys this process confirmed, then its own.
 	const recent = node.confirmed.slice(-(window - 1));
 	const mine = recent.includes(key) ? recent : [...recent, key];
@@ -132,19 +129,19 @@ function record(node: NodeMemory, key: string, saved: string[], data: Window, an
 export async function admit(
 	where: { workflowId: string; nodeId: string; webhookId: string },
 	key: string,
-	data: Window,
+	data: RecentDeliveries,
 	answer: Answer | undefined,
 	window: number,
 	legacy: string[] = [],
-): Promise<Verdict> {
+): Promise<Admission> {
 	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 	for (;;) {
 		const node = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
 		const at = slot(node, key);
-		const entry = deliveryKeys.get(at);
+		const entry = deliveryKeyStore.get(at);
 		if (entry) settle(node, key, entry, window);
-		const current = deliveryKeys.get(at);
+		const current = deliveryKeyStore.get(at);
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
 			const seen = !node.failed.has(key) && (saved.includes(key) || legacy.some((k) => saved.includes(k)));

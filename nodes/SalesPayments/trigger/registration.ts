@@ -69,7 +69,7 @@ function where(ctx: IHookFunctions): string {
 }
 
 /** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
-export function usableId(id: unknown): string | undefined {
+function usableId(id: unknown): string | undefined {
 	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
 	return ID_PATTERN.test(text) ? text : undefined;
 }

@@ -29,7 +29,7 @@ export interface Answer {
 }
 
 /** The part of a request's static data the memory writes. */
-export interface Window {
+export interface RecentDeliveries {
 	recentDeliveries?: string[];
 }
 
@@ -43,7 +43,7 @@ export interface NodeMemory {
 	/** Keys whose request n8n answered with an error: kept out of static data (at most MAX_FAILED_KEYS). */
 	failed: Set<string>;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
-	open: Set<Window>;
+	open: Set<RecentDeliveries>;
 }
 
 let serials = 0;
@@ -59,20 +59,20 @@ export interface KeyEntry {
 }
 
 /** Keys by `<NodeMemory serial>:<key>`. */
-export const deliveryKeys = new BoundedStore<string, KeyEntry>('trigger: accepted delivery keys', {
+export const deliveryKeyStore = new BoundedStore<string, KeyEntry>('trigger: accepted delivery keys', {
 	maxEntries: MEMORY_MAX_KEYS,
 	idleMs: MEMORY_MAX_AGE_MS,
 });
 
 /** A node idle for MEMORY_MAX_AGE_MS (deactivated, or served by another process) leaves with its keys. */
-export const deliveryNodes = new BoundedStore<string, NodeMemory>(
+export const deliveryNodeStore = new BoundedStore<string, NodeMemory>(
 	'trigger: nodes with accepted deliveries',
 	{ maxEntries: MEMORY_MAX_NODES, idleMs: MEMORY_MAX_AGE_MS, touchOnRead: true },
 	(_key, node) => dropKeysOf(node),
 );
 
 export function dropKeysOf(node: NodeMemory): void {
-	deliveryKeys.deleteWhere((_key, entry) => entry.node === node);
+	deliveryKeyStore.deleteWhere((_key, entry) => entry.node === node);
 }
 
 /**
@@ -80,7 +80,7 @@ export function dropKeysOf(node: NodeMemory): void {
  * (failedActivations.ts). n8n's cleanup follows the failure at once: an entry older than a minute
  * is ignored.
  */
-export const failedActivations = new BoundedStore<string, true>('trigger: failed activations', {
+export const failedActivationStore = new BoundedStore<string, true>('trigger: failed activations', {
 	maxEntries: 1_000,
 	idleMs: 60_000,
 });
