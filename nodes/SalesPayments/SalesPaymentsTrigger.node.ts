@@ -38,7 +38,8 @@ export class SalesPaymentsTrigger implements INodeType {
 						name: 'ignoreDuplicates',
 						type: 'boolean',
 						default: true,
-						description: `Whether to drop a delivery of a notification already accepted (same event, record and status or update time; otherwise the same body): by this n8n process among its last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours, even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. On unless switched off in this node version.`,
+						description: `Whether to drop a delivery that repeats a notification already accepted: one with the same notification ID (eventId, notificationId, deliveryId, or an ID beside the event), or, without an ID, the same body. Two notifications about one order both run. Checked by this n8n process among the last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours (all trigger nodes together), even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. On unless switched off in this node version.`,
+
 					},
 					...notifyOnFailFields,
 					{

@@ -88,8 +88,10 @@ describe('Ignore Duplicate Deliveries under a burst (n8n reads and writes the st
 		await Promise.all(range(0, 15).map((n) => h.deliver({ headers: headersOf(h), body: paid(n) })));
 		for (const n of range(0, 15)) expect((await h.deliver({ headers: headersOf(h), body: paid(n) })).items).toBeUndefined();
 		expect(h.executions).toHaveLength(15);
-		// What n8n saved holds every key, although each request wrote back its own copy.
-		expect(h.nodeStaticData.recentDeliveries).toHaveLength(15);
+		// Each request wrote back its own copy, and a key reaches the others' only once its request was
+		// answered 2xx: the write of a request answered after the burst holds every key.
+		await h.deliver({ headers: headersOf(h), body: paid(15) });
+		expect(h.nodeStaticData.recentDeliveries).toHaveLength(16);
 	});
 
 	it('after a restart (a new process: memory gone, static data kept) repeats within the window start nothing; a burst then runs each once again', async () => {
@@ -99,18 +101,23 @@ describe('Ignore Duplicate Deliveries under a burst (n8n reads and writes the st
 		// 20 different notifications at once: each request writes back its own copy of the static data.
 		await Promise.all(range(0, 20).map((n) => h.deliver({ headers: headersOf(h), body: paid(n) })));
 		expect(h.executions).toHaveLength(20);
+		// A key reaches another request's static data once n8n answered its own request 2xx: the next
+		// delivery's static data holds every key answered before it.
+		await h.deliver({ headers: headersOf(h), body: paid(20) });
+		expect(h.nodeStaticData.recentDeliveries).toHaveLength(21);
 		await h.restart({ newProcess: true });
 		h.executionMs = 20;
-		// The same 20 notifications again, at once: all within the saved window of 200.
-		const again = await Promise.all(range(0, 20).map((n) => h.deliver({ headers: headersOf(h), body: paid(n) })));
-		expect(again.map((r) => r.httpBody)).toEqual(Array(20).fill({ received: true, ignored: 'Duplicate delivery' }));
-		expect(h.executions).toHaveLength(20);
+		// The same 21 notifications again, at once: all within the saved window of 200.
+		const again = await Promise.all(range(0, 21).map((n) => h.deliver({ headers: headersOf(h), body: paid(n) })));
+		expect(again.map((r) => r.httpBody)).toEqual(Array(21).fill({ received: true, ignored: 'Duplicate delivery' }));
+		expect(h.executions).toHaveLength(21);
 		// A burst in the new process, repeats in flight included; then another restart.
 		await burst(h, range(100, 15));
-		expect(ran(h)).toEqual(orders([...range(0, 20), ...range(100, 15)]));
+		expect(ran(h)).toEqual(orders([...range(0, 21), ...range(100, 15)]));
+		await h.deliver({ headers: headersOf(h), body: paid(200) });
 		await h.restart({ newProcess: true });
-		for (const n of [...range(0, 20), ...range(100, 15)]) await h.deliver({ headers: headersOf(h), body: paid(n) });
-		expect(h.executions).toHaveLength(35);
+		for (const n of [...range(0, 21), ...range(100, 15), 200]) await h.deliver({ headers: headersOf(h), body: paid(n) });
+		expect(h.executions).toHaveLength(37);
 	});
 
 	it('n8n fails to create the execution (it answers 500, the platform sends again): the re-send runs, a copy waiting in flight runs in its place, and the failed key is not saved', async () => {
@@ -138,9 +145,11 @@ describe('Ignore Duplicate Deliveries under a burst (n8n reads and writes the st
 		const mixed = await Promise.all([3, 4, 5].map((n) => h.deliver({ headers, body: paid(n) })));
 		expect(mixed.map((r) => r.httpStatus)).toEqual([500, 200, 200]);
 		expect(ran(h)).toEqual(orders([1, 2, 4, 5]));
+		await h.deliver({ headers, body: paid(6) });
+		expect(h.nodeStaticData.recentDeliveries).toHaveLength(5);
 		await h.restart({ newProcess: true });
-		for (const n of [1, 2, 3, 4, 5]) await h.deliver({ headers, body: paid(n) });
-		expect(ran(h)).toEqual(orders([1, 2, 3, 4, 5]));
+		for (const n of [1, 2, 3, 4, 5, 6]) await h.deliver({ headers, body: paid(n) });
+		expect(ran(h)).toEqual(orders([1, 2, 3, 4, 5, 6]));
 	});
 
 	it('a test event never poisons the production memory, nor the other way round', async () => {
@@ -212,7 +221,7 @@ const deletes = () => sim().requestsTo('DELETE', /^\/webhooks\/delete\//).map((r
 const MINUTE = 60_000;
 
 describe('test webhooks a listen left behind (n8n killed while listening)', () => {
-	it('kept while a listen may still use it (3 minutes by the platform\'s clock), then deleted by the next production start; checkExists only reads', async () => {
+	it('kept while a listen may still use it (3 minutes by the platform\'s clock), then deleted by the next production start, whose checkExists stays true', async () => {
 		const { prod, editor, prodId } = await productionAndEditor();
 		const testId = await listenThenKill(editor);
 		// n8n starts again at once: the test webhook may belong to a listen of another main.
@@ -226,9 +235,9 @@ describe('test webhooks a listen left behind (n8n killed while listening)', () =
 		sim().state.clock.advance(4_000);
 		sim().clearRequests();
 		await prod.restart();
-		expect(await prod.checkExists({ activation: 'init' })).toBe(false);
-		expect(sim().apiRequests.map((r) => r.method)).toEqual(['GET', 'GET']);
-		expect(await prod.create({ activation: 'init' })).toBe(true);
+		// The production webhook is as wanted: n8n calls no create, so checkExists removes the leftover.
+		expect(await prod.checkExists({ activation: 'init' })).toBe(true);
+		expect(sim().apiRequests.map((r) => r.method)).toEqual(['GET', 'GET', 'DELETE']);
 		expect(await ids()).toEqual([prodId]);
 		expect(deletes()).toEqual([`/webhooks/delete/${testId}`]);
 		expect(sim().requestsTo('POST', '/webhooks')).toHaveLength(0);
@@ -287,7 +296,7 @@ describe('test webhooks a listen left behind (n8n killed while listening)', () =
 
 		sim().sendDate = true;
 		await prod.restart();
-		expect(await prod.activate({ activation: 'init' })).toEqual({ existed: false });
+		expect(await prod.activate({ activation: 'init' })).toEqual({ existed: true });
 		expect(deletes()).toEqual([`/webhooks/delete/${own}`]);
 		expect(await ids()).toEqual([prodId, otherTest, 'foreign-url', 'also-elsewhere', 'no-created-at'].sort());
 	});

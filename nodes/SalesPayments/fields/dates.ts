@@ -111,3 +111,32 @@ export function dateValueMs(value: unknown, timeZone: string): number | undefine
 	}
 	return undefined;
 }
+
+/**
+ * An instant read strictly: an ISO 8601 date-time that names its zone (`Z` or an offset such as
+ * `+02:00`); undefined for anything else, a date alone or a time without a zone included (read in
+ * some server's zone, it could be hours off).
+ */
+export function parseIsoInstant(text: string): number | undefined {
+	const m = ISO_DATE.exec(text.trim());
+	if (!m || m[4] === undefined || m[8] === undefined) return undefined;
+	return parseIsoDate(text, 'UTC');
+}
+
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An HTTP `Date` header read strictly (RFC 7231 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`):
+ * a real calendar day, its weekday right; undefined for any other form.
+ */
+export function parseHttpDate(text: string): number | undefined {
+	const m = HTTP_DATE.exec(text.trim());
+	if (!m) return undefined;
+	const [, weekday, d, mon, y, h, mi, s] = m;
+	const iso = `${y}-${String(MONTHS.indexOf(mon) + 1).padStart(2, '0')}-${d}T${h}:${mi}:${s}Z`;
+	const at = parseIsoInstant(iso);
+	if (at === undefined || WEEKDAYS[new Date(at).getUTCDay()] !== weekday) return undefined;
+	return at;
+}

@@ -3,8 +3,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { isPlainObject } from '../transport/records';
 import { normalizeEventKind } from '../fields/webhooks';
-import type { Answer } from './memory';
-import { admit, MEMORY_MAX_KEYS } from './memory';
+import type { DeliveryKeys } from './deliveryKey';
+import { deliveryKeys } from './deliveryKey';
+import { admit } from './memory';
+import type { Answer } from './stores';
+import { MEMORY_MAX_KEYS } from './stores';
 import type { TriggerStaticData } from './ownership';
 import { SECRET_HEADER, triggerData } from './ownership';
 
@@ -17,7 +20,7 @@ import { SECRET_HEADER, triggerData } from './ownership';
 
 /** How many recent delivery keys "Ignore Duplicate Deliveries" keeps in static data (across restarts). */
 export const DUPLICATE_WINDOW = 200;
-/** How many this n8n process remembers (within 24 hours). */
+/** How many this n8n process remembers (within 24 hours), all trigger nodes together. */
 export const PROCESS_WINDOW = MEMORY_MAX_KEYS;
 
 /** The node version from which Ignore Duplicate Deliveries is on unless switched off. */
@@ -53,32 +56,6 @@ export function eventKindOf(body: unknown): string | undefined {
 	return undefined;
 }
 
-function scalar(value: unknown): string | undefined {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
-
-/**
- * What identifies a notification, for Ignore Duplicate Deliveries. The delivered body's shape is
- * not shown in the spec, so the usual places are read: a notification id when there is one;
- * else the event kind with the record's id and its status and/or update time (the record may
- * sit at the top or under data/order/subscription/payment); else the whole body.
- */
-export function deliveryKey(event: string | undefined, body: unknown): string {
-	const top = objectOf(body);
-	const hash = (text: string) => createHash('sha256').update(text).digest('hex');
-	if (!top) return hash(`body:${JSON.stringify(body ?? null)}`);
-	const notification = scalar(top.eventId ?? top.notificationId ?? top.deliveryId);
-	if (notification) return hash(`notification:${event ?? ''}:${notification}`);
-	for (const record of [top, ...['data', 'order', 'subscription', 'payment', 'recurrence'].map((k) => objectOf(top[k]))]) {
-		if (!record) continue;
-		const id = scalar(record.id ?? record.orderId ?? record.subscriptionId);
-		const status = scalar(record.status);
-		const time = scalar(record.updatedAt ?? record.paidAt ?? record.date ?? record.createdAt);
-		if (id && (status || time)) return hash(`record:${event ?? ''}:${id}:${status ?? ''}:${time ?? ''}`);
-	}
-	return hash(`body:${JSON.stringify(body)}`);
-}
-
 function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolean {
 	if (typeof options.ignoreDuplicates === 'boolean') return options.ignoreDuplicates;
 	return ctx.getNode().typeVersion >= DEDUPE_BY_DEFAULT_FROM_VERSION;
@@ -87,7 +64,7 @@ function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolea
 const duplicate = (): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: 'Duplicate delivery' } });
 
 /** Ignore Duplicate Deliveries: whether this delivery repeats one already accepted (or must wait). */
-async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, key: string): Promise<IWebhookResponseData | undefined> {
+async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, { key, legacy }: DeliveryKeys): Promise<IWebhookResponseData | undefined> {
 	const recent = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
 	if (ctx.getMode() === 'manual') {
 		// A test event: the test listen's own static data only; the production memory is left alone.
@@ -97,7 +74,7 @@ async function repeatVerdict(ctx: IWebhookFunctions, data: TriggerStaticData, ke
 	}
 	const where = { workflowId: String(ctx.getWorkflow().id ?? ''), nodeId: ctx.getNode().id ?? ctx.getNode().name, webhookId: String(data.webhookId ?? '') };
 	const res = ctx.getResponseObject() as Answer | undefined;
-	const verdict = await admit(where, key, data, typeof res?.once === 'function' ? res : undefined, DUPLICATE_WINDOW);
+	const verdict = await admit(where, key, data, typeof res?.once === 'function' ? res : undefined, DUPLICATE_WINDOW, legacy);
 	if (verdict === 'accept') return undefined;
 	if (verdict === 'duplicate') return duplicate();
 	// The first copy is still unanswered: the platform sends this one again later, when it is decided.
@@ -123,7 +100,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	if (ignoresDuplicates(ctx, options)) {
-		const repeat = await repeatVerdict(ctx, data, deliveryKey(event, body));
+		const repeat = await repeatVerdict(ctx, data, deliveryKeys(event, body));
 		if (repeat) return repeat;
 	}
 	const json: IDataObject = { event: event ?? null };

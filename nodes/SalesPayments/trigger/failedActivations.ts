@@ -1,7 +1,4 @@
-import type { IHookFunctions } from 'n8n-workflow';
-
-import { asNodeError } from '../transport/errors';
-import { kindOf, nodeKey, triggerData } from './ownership';
+import { failedActivationStore } from './stores';
 
 /**
  * Production activations of this process that failed, by node, until n8n's cleanup `delete`.
@@ -10,30 +7,22 @@ import { kindOf, nodeKey, triggerData } from './ownership';
  * the very call a deactivation makes. Only this memory tells them apart. That cleanup must not
  * delete a webhook that was working (a transient 500 at n8n's start would otherwise cost the
  * webhook and its queue of failed deliveries): it touches nothing, and n8n's retry of the
- * activation (1 s, 2 s, 4 s ...) finds the same webhook. Entries older than FAILED_ACTIVATION_MS
- * are ignored (n8n's cleanup follows the failure at once).
+ * activation (1 s, 2 s, 4 s ...) finds the same webhook.
  */
-const failedActivations = new Map<string, number>();
-const FAILED_ACTIVATION_MS = 60_000;
 
-/** Runs a production activation step, remembering a failure for the cleanup `delete` that follows. */
-export async function activationStep<T>(ctx: IHookFunctions, step: () => Promise<T>): Promise<T> {
-	const key = nodeKey(ctx);
-	try {
-		const result = await step();
-		failedActivations.delete(key);
-		return result;
-	} catch (error) {
-		if (kindOf(ctx, triggerData(ctx)) === 'production') failedActivations.set(key, Date.now());
-		throw asNodeError(ctx, error);
-	}
+/** A production activation step of this node failed: the cleanup `delete` that follows is recognised. */
+export function rememberFailedActivation(nodeKey: string): void {
+	failedActivationStore.set(nodeKey, true);
 }
 
-/** Whether this `delete` is n8n's cleanup after this node's activation failed (consumes the memory). */
-export function cleanupAfterFailure(ctx: IHookFunctions): boolean {
-	if (kindOf(ctx, triggerData(ctx)) !== 'production') return false;
-	const key = nodeKey(ctx);
-	const failedAt = failedActivations.get(key);
-	failedActivations.delete(key);
-	return failedAt !== undefined && Date.now() - failedAt < FAILED_ACTIVATION_MS;
+/** The activation step succeeded: nothing to recognise. */
+export function clearFailedActivation(nodeKey: string): void {
+	failedActivationStore.delete(nodeKey);
+}
+
+/** Whether this `delete` is n8n's cleanup right after this node's activation failed (consumes the memory). */
+export function cleanupAfterFailure(nodeKey: string): boolean {
+	const failed = failedActivationStore.get(nodeKey) === true;
+	failedActivationStore.delete(nodeKey);
+	return failed;
 }

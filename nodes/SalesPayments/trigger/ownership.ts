@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { ID_PATTERN } from '../transport/paths';
+import type { PlatformClock } from './leftoverTestWebhooks';
+import { leftoversAmong } from './leftoverTestWebhooks';
 
 /**
  * What the trigger may call its own on the platform. A webhook is this node's own only when
@@ -9,6 +10,7 @@ import { ID_PATTERN } from '../transport/paths';
  * - every dispatcher calls this node's current URL (n8n's WEBHOOK_URL plus the node's path), and
  * - this node made it: it carries this node's owner mark, or it is the webhook named in the
  *   node's static data, made by this node.
+ * `judge()` gives every webhook a call read its standing at once; registration acts on that verdict.
  * A webhook calling another URL is never this node's to change or delete, whoever made it: a
  * copy of the workflow on another n8n that shares the encryption key (so the same instance id,
  * the same owner) but runs at another address, or this n8n before WEBHOOK_URL changed. Leaving
@@ -27,7 +29,7 @@ export interface TriggerStaticData {
 	webhookSecret?: string;
 	webhookUrl?: string;
 	webhookEvents?: string[];
-	/** The owner mark of the node that created the webhook (see ownerMark). */
+	/** The owner mark of the node that created the webhook (see identify). */
 	webhookOwner?: string;
 	/** Keys of the most recent accepted deliveries (Ignore Duplicate Deliveries). */
 	recentDeliveries?: string[];
@@ -50,32 +52,11 @@ function rawOwner(ctx: IHookFunctions): string {
 	return `${instance}/${String(ctx.getWorkflow().id ?? '')}/${ctx.getNode().id}`;
 }
 
-/** This node on this n8n, for memory kept by this process between n8n's calls (registration.ts). */
-export function nodeKey(ctx: IHookFunctions): string {
-	return rawOwner(ctx);
-}
-
 /** Which of a node's two webhooks a call is about: the editor's test URL or the production URL. */
 export type Kind = 'test' | 'production';
 
-function markOf(ctx: IHookFunctions, kind: Kind): string {
-	return createHash('sha256').update(`${rawOwner(ctx)}/${kind}`).digest('hex').slice(0, 32);
-}
-
-/**
- * Test or production, from what the call carries. n8n calls checkExists/create of a test listen in
- * mode `manual`, but stops the listen (editor, timeout, after the test event) with `delete` in mode
- * `internal` (TestWebhooks.deactivateWebhooks), the mode of a production deactivation too. That
- * `delete` gets the test registration's own static data (never saved to the database), so the owner
- * mark stored there names the kind; with none stored, the URL n8n gives (its test path) does.
- */
-export function kindOf(ctx: IHookFunctions, data: TriggerStaticData): Kind {
-	if (ctx.getMode() === 'manual') return 'test';
-	if (data.webhookOwner !== undefined) {
-		if (data.webhookOwner === markOf(ctx, 'test')) return 'test';
-		if (data.webhookOwner === markOf(ctx, 'production') || data.webhookOwner === rawOwner(ctx)) return 'production';
-	}
-	return isTestUrl(ctx.getNodeWebhookUrl('default')) ? 'test' : 'production';
+function markOf(owner: string, kind: Kind): string {
+	return createHash('sha256').update(`${owner}/${kind}`).digest('hex').slice(0, 32);
 }
 
 /** n8n's test URLs: `<WEBHOOK_URL>/webhook-test/<webhookId>/<path>` (N8N_ENDPOINT_WEBHOOK_TEST). */
@@ -88,22 +69,47 @@ function isTestUrl(url: string | undefined): boolean {
 }
 
 /**
- * This node on this n8n, for the editor's test URL or the production URL: a digest of the
- * instance id (n8n derives it from the encryption key), the workflow, the node and the kind.
+ * Test or production, from what the call carries. n8n calls checkExists/create of a test listen in
+ * mode `manual`, but stops the listen with `delete` in mode `internal`, the mode of a production
+ * deactivation too. That `delete` gets the test registration's own static data (never saved), so
+ * the owner mark stored there names the kind; with none stored, the URL n8n gives (its test path).
  */
-export function ownerMark(ctx: IHookFunctions, data: TriggerStaticData): string {
-	return markOf(ctx, kindOf(ctx, data));
+export function webhookKind(ctx: IHookFunctions, data: TriggerStaticData): Kind {
+	const owner = rawOwner(ctx);
+	if (ctx.getMode() === 'manual') return 'test';
+	if (data.webhookOwner !== undefined) {
+		if (data.webhookOwner === markOf(owner, 'test')) return 'test';
+		if (data.webhookOwner === markOf(owner, 'production') || data.webhookOwner === owner) return 'production';
+	}
+	return isTestUrl(ctx.getNodeWebhookUrl('default')) ? 'test' : 'production';
+}
+
+/** Who asks: this node on this n8n, the kind of webhook the call is about, and its static data. */
+export interface Identity {
+	kind: Kind;
+	/** The owner mark of this kind (a digest of instance id, workflow, node and kind), and of the test kind. */
+	mark: string;
+	testMark: string;
+	/** What versions before the mark stored as the owner (production only). */
+	rawOwner: string;
+	/** This node on this n8n, for what the process keeps between n8n's calls. */
+	nodeKey: string;
+	/** The node's webhookId: part of both its URLs. */
+	webhookId?: string;
+	data: TriggerStaticData;
+}
+
+/** Reads, once per call, everything the rules below need from n8n's context. */
+export function identify(ctx: IHookFunctions): Identity {
+	const data = triggerData(ctx);
+	const owner = rawOwner(ctx);
+	const kind = webhookKind(ctx, data);
+	return { kind, mark: markOf(owner, kind), testMark: markOf(owner, 'test'), rawOwner: owner, nodeKey: owner, webhookId: ctx.getNode().webhookId, data };
 }
 
 /** Whether the static data says this node made its stored webhook (older versions stored the raw owner). */
-function storedByThisNode(ctx: IHookFunctions, data: TriggerStaticData): boolean {
-	return data.webhookOwner === ownerMark(ctx, data) || (kindOf(ctx, data) === 'production' && data.webhookOwner === rawOwner(ctx));
-}
-
-/** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
-export function usableId(id: unknown): string | undefined {
-	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
-	return ID_PATTERN.test(text) ? text : undefined;
+function storedByThisNode(me: Identity): boolean {
+	return me.data.webhookOwner === me.mark || (me.kind === 'production' && me.data.webhookOwner === me.rawOwner);
 }
 
 function dispatchersOf(webhook: IDataObject): IDataObject[] | undefined {
@@ -133,27 +139,6 @@ export function registeredSecret(webhook: IDataObject): string | null | undefine
 }
 
 /**
- * How a webhook stands to this node:
- * - `own`: this node's, for its current URL (it may be replaced, updated or deleted);
- * - `elsewhere`: made by this node (or a copy of it sharing the owner) for another URL: left alone;
- * - `stranger`: calls this node's URL but is not provably this node's: left alone;
- * - `unrelated`: anything else.
- */
-export type Standing = 'own' | 'elsewhere' | 'stranger' | 'unrelated';
-
-export function standingOf(ctx: IHookFunctions, data: TriggerStaticData, webhook: IDataObject, url: string): Standing {
-	const stored = usableId(webhook.id) !== undefined && usableId(webhook.id) === usableId(data.webhookId);
-	const mark = ownerMark(ctx, data);
-	const marked = headerValues(webhook, OWNER_HEADER)?.includes(mark) === true;
-	const madeHere = marked || (stored && storedByThisNode(ctx, data));
-	const urls = urlsOf(webhook);
-	// Dispatchers hidden: only the stored webhook can be judged, by the URL stored with it.
-	const here = urls === undefined ? stored && data.webhookUrl === url : urls.length > 0 && urls.every((u) => u === url);
-	if (madeHere) return here ? 'own' : 'elsewhere';
-	return urls?.includes(url) ? 'stranger' : 'unrelated';
-}
-
-/**
  * Whether `candidate` is this node's test URL, given its production URL: n8n builds both as
  * `<WEBHOOK_URL><endpoint>/<node webhookId>/<path>`, the endpoint being `webhook` or `webhook-test`
  * unless N8N_ENDPOINT_WEBHOOK(_TEST) say otherwise. So: same origin, same folder before the
@@ -179,18 +164,15 @@ function isTestUrlOf(candidate: string, productionUrl: string, webhookId: string
 	return folder(t.endpoint) === folder(p.endpoint);
 }
 
-/**
- * A test webhook ("Listen for test event") of this very node, seen from a production call: it
- * carries this node's test mark and every dispatcher calls this node's test URL.
- */
-export function isOwnTestWebhook(ctx: IHookFunctions, webhook: IDataObject, productionUrl: string): boolean {
-	const marked = headerValues(webhook, OWNER_HEADER)?.includes(markOf(ctx, 'test')) === true;
+/** A test webhook ("Listen for test event") of this very node: its test mark, and every dispatcher calls its test URL. */
+function isOwnTestWebhook(me: Identity, webhook: IDataObject, productionUrl: string): boolean {
+	const marked = headerValues(webhook, OWNER_HEADER)?.includes(me.testMark) === true;
 	const urls = urlsOf(webhook);
-	return marked && urls !== undefined && urls.length > 0 && urls.every((u) => isTestUrlOf(u, productionUrl, ctx.getNode().webhookId));
+	return marked && urls !== undefined && urls.length > 0 && urls.every((u) => isTestUrlOf(u, productionUrl, me.webhookId));
 }
 
 /** One line about a webhook left in place, for the n8n log: what it is, why it stays, how to delete it. */
-export function leftInPlace(webhook: IDataObject, standing: Standing, url: string): string {
+function leftInPlace(webhook: IDataObject, standing: Standing, url: string): string {
 	const id = String(webhook.id);
 	const name = typeof webhook.name === 'string' ? ` ("${webhook.name}")` : '';
 	const deleteHow = `delete it with the Sales & Payments node (Webhook > Delete, ID ${id}) or on the platform`;
@@ -200,4 +182,70 @@ export function leftInPlace(webhook: IDataObject, standing: Standing, url: strin
 	const urls = urlsOf(webhook);
 	const where = urls === undefined ? 'another URL' : urls.filter((u) => u !== url).join(', ') || 'another URL';
 	return `webhook ${id}${name} was made for this workflow's trigger but calls ${where}, not this node's URL ${url}: a copy of this workflow on another n8n (same encryption key) or this n8n before its WEBHOOK_URL changed. It keeps serving that address. If that address is gone, ${deleteHow}.`;
+}
+
+/**
+ * How a webhook stands to this node, for the kind of webhook the call is about:
+ * - `own`: this node's, for its current URL (it may be replaced, updated or deleted);
+ * - `ownTest` (production calls only): this node's test webhook, which a listen may still use or
+ *   left behind (the verdict's `leftovers`, leftoverTestWebhooks.ts);
+ * - `elsewhere`: made by this node (or a copy of it sharing the owner) for another URL: left alone;
+ * - `stranger`: calls this node's URL but is not provably this node's: left alone;
+ * - `unrelated`: anything else (from a test call, production's webhook too).
+ */
+export type Standing = 'own' | 'ownTest' | 'elsewhere' | 'stranger' | 'unrelated';
+
+/** A webhook the platform listed, with an id that may go into a path (registration.ts usableId). */
+export interface Listed {
+	id: string;
+	webhook: IDataObject;
+}
+
+export interface Judged extends Listed {
+	standing: Standing;
+	/** The secret header the platform holds: undefined when it does not show headers, null when absent. */
+	secret: string | null | undefined;
+}
+
+/** The standing of every webhook a call read, and what follows from it. */
+export interface Verdict {
+	judged: Judged[];
+	/** The webhook the static data names, when among them. */
+	stored?: Judged;
+	/** The ids of this node's own webhooks of this kind for this URL (the stored one included). */
+	own: string[];
+	/** Production calls: this node's test webhooks that no listen can still use, each with a log line. */
+	leftovers: Array<{ id: string; line: string }>;
+	/** For n8n's log: every other webhook made for this node, or calling its URL, that stays in place. */
+	leftInPlace: string[];
+}
+
+function standingOf(me: Identity, { id, webhook }: Listed, storedId: string | undefined, url: string): Standing {
+	const stored = id === storedId;
+	const marked = headerValues(webhook, OWNER_HEADER)?.includes(me.mark) === true;
+	const madeHere = marked || (stored && storedByThisNode(me));
+	const urls = urlsOf(webhook);
+	// Dispatchers hidden: only the stored webhook can be judged, by the URL stored with it.
+	const here = urls === undefined ? stored && me.data.webhookUrl === url : urls.length > 0 && urls.every((u) => u === url);
+	if (madeHere) return here ? 'own' : 'elsewhere';
+	if (me.kind === 'production' && isOwnTestWebhook(me, webhook, url)) return 'ownTest';
+	return urls?.includes(url) ? 'stranger' : 'unrelated';
+}
+
+/**
+ * Judges every webhook a call read, once, before acting (and before the static data names a new
+ * webhook: the stored one is judged as stored). `clock` is the platform's, for the test webhooks' age.
+ */
+export function judge(me: Identity, webhooks: Listed[], storedId: string | undefined, url: string, clock: PlatformClock = {}): Verdict {
+	const verdict: Verdict = { judged: [], own: [], leftovers: [], leftInPlace: [] };
+	// A webhook listed twice (a list that changed between pages) is judged once.
+	for (const listed of new Map(webhooks.map((w) => [w.id, w])).values()) {
+		const judged: Judged = { ...listed, standing: standingOf(me, listed, storedId, url), secret: registeredSecret(listed.webhook) };
+		verdict.judged.push(judged);
+		if (listed.id === storedId) verdict.stored = judged;
+		if (judged.standing === 'own') verdict.own.push(listed.id);
+		if (judged.standing === 'elsewhere' || judged.standing === 'stranger') verdict.leftInPlace.push(leftInPlace(listed.webhook, judged.standing, url));
+	}
+	verdict.leftovers = leftoversAmong(verdict.judged.filter((j) => j.standing === 'ownTest'), clock);
+	return verdict;
 }

@@ -9,26 +9,28 @@ import { paginate } from '../paging/walk';
 import { apiRequest } from '../transport/transport';
 import { recordOf } from '../transport/records';
 import { checkEvents, readNotifyOnFail } from '../fields/webhooks';
-import type { Standing, TriggerStaticData } from './ownership';
-import { activationStep, cleanupAfterFailure } from './failedActivations';
-import { forget, kindOf, leftInPlace, OWNER_HEADER, ownerMark, registeredSecret, SECRET_HEADER, standingOf, triggerData, usableId } from './ownership';
-import { forgetNode } from './memory';
-import type { PlatformClock } from './staleTests';
-import { readClock, staleLine, staleTestWebhooks } from './staleTests';
+import { ID_PATTERN } from '../transport/paths';
+import type { Identity, Judged, Listed, TriggerStaticData, Verdict } from './ownership';
+import { forget, identify, judge, OWNER_HEADER, registeredSecret, SECRET_HEADER } from './ownership';
+import { cleanupAfterFailure, clearFailedActivation, rememberFailedActivation } from './failedActivations';
+import { forgetNode, pruneMemory } from './memory';
+import type { PlatformClock } from './leftoverTestWebhooks';
+import { readClock } from './leftoverTestWebhooks';
 import { assertReachableWebhookUrl } from './webhookUrl';
 
 /**
- * n8n's webhook lifecycle for the trigger (ownership.ts says what is this node's own):
- * - `checkExists` only reads: true when the stored webhook is this node's own, for this URL,
- *   with this secret, business, events and contact, and active (and no resume is asked for);
+ * n8n's webhook lifecycle for the trigger. Each call reads who asks (identify) and the webhooks
+ * once, has ownership.ts judge them all (judge), then acts on that verdict:
+ * - `checkExists` is true when the stored webhook is this node's own, for this URL, with this
+ *   secret, business, events and contact, active, no resume asked and no stray of this node;
  * - `create` brings this node's own webhook up to date in place (so its queue of failed
  *   deliveries survives), or registers a new one and then deletes only this node's own strays;
  *   every other webhook made for this workflow is left in place and named in n8n's log;
  * - `delete` deletes only this node's own webhook, except in the cleanup n8n runs right after a
  *   failed production activation (failedActivations.ts): the working webhook and its queue stay;
- * - a production `checkExists` / `create` also finds this node's test webhooks that a listen left
- *   behind (n8n killed while listening) and removes those no listen can still use (staleTests.ts).
- * Test or production is decided by kindOf() from what each call carries, never from the mode alone.
+ * - a production `checkExists` / `create` also deletes this node's test webhooks a listen left
+ *   behind (leftoverTestWebhooks.ts); a refusal is logged and tried again at the next call, never
+ *   failing the activation (n8n calls `create` only when checkExists said false).
  * docs/triggers.md has the table of n8n's calls (mode, activation, static data) this is built on.
  */
 
@@ -61,14 +63,35 @@ async function readWanted(ctx: IHookFunctions): Promise<Wanted> {
 	return { url, events, notifyOnFail, businessId: await businessIdOf(ctx), resume: options.resumeOnActivation === true };
 }
 
-function webhookName(ctx: IHookFunctions): string {
+function where(ctx: IHookFunctions): string {
 	const workflow = ctx.getWorkflow();
-	const test = kindOf(ctx, triggerData(ctx)) === 'test' ? ' [test]' : '';
-	return `n8n: ${workflow.name ?? 'workflow'} (${workflow.id ?? 'unsaved'})${test}`;
+	return `Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${ctx.getNode().name}")`;
+}
+
+/** A webhook id as it may go into a path: one the platform gave that follows the ID rule. */
+function usableId(id: unknown): string | undefined {
+	const text = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+	return ID_PATTERN.test(text) ? text : undefined;
 }
 
 function idParam(id: string) {
 	return { id: { value: id, label: 'Stored webhook ID' } };
+}
+
+/**
+ * A production activation step: a failure is remembered for the cleanup `delete` n8n runs next.
+ * What this process remembers of deliveries is pruned too, whatever node gets the next one.
+ */
+async function activationStep<T>(ctx: IHookFunctions, me: Identity, step: () => Promise<T>): Promise<T> {
+	pruneMemory();
+	try {
+		const result = await step();
+		clearFailedActivation(me.nodeKey);
+		return result;
+	} catch (error) {
+		if (me.kind === 'production') rememberFailedActivation(me.nodeKey);
+		throw asNodeError(ctx, error);
+	}
 }
 
 /**
@@ -103,20 +126,30 @@ async function deleteWebhook(ctx: IHookFunctions, id: string): Promise<void> {
 	}
 }
 
-/** Every webhook of the business (and the platform's clock, from the answers' Date header). */
-async function listWebhooks(ctx: IHookFunctions, businessId: string, clock: PlatformClock = {}): Promise<IDataObject[]> {
+/** Every webhook of the business with a usable id (and the platform's clock, from the answers' Date header). */
+async function listWebhooks(ctx: IHookFunctions, businessId: string, clock: PlatformClock = {}): Promise<Listed[]> {
 	const { items } = await paginate.call(ctx, {
 		...ENDPOINTS.webhook.list,
 		pathParams: { businessId: { value: businessId, label: "The credential's Business ID" } },
 		pageSize: 100,
 		observe: readClock(clock),
 	});
-	return items;
+	const listed: Listed[] = [];
+	for (const webhook of items) {
+		const id = usableId(webhook.id);
+		if (id !== undefined) listed.push({ id, webhook });
+	}
+	return listed;
 }
 
-/** A production call's stale test webhooks of this node (staleTests.ts); none in a test listen's calls. */
-function staleTests(ctx: IHookFunctions, data: TriggerStaticData, webhooks: IDataObject[], url: string, clock: PlatformClock): IDataObject[] {
-	return kindOf(ctx, data) === 'production' ? staleTestWebhooks(ctx, webhooks, url, clock) : [];
+/** Every webhook of the business, and the stored one wherever it is (another business: read by id). */
+async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined, clock?: PlatformClock): Promise<Listed[]> {
+	const listed = await listWebhooks(ctx, businessId, clock);
+	if (storedId && !listed.some((w) => w.id === storedId)) {
+		const stored = await fetchWebhook(ctx, storedId);
+		if (stored) listed.push({ id: storedId, webhook: stored });
+	}
+	return listed;
 }
 
 function sameSet(a: unknown, b: string[]): boolean {
@@ -135,40 +168,55 @@ function changesFor(found: IDataObject, wanted: Wanted): IDataObject {
 	return changes;
 }
 
-/** Whether this node's own webhook can serve its deliveries: our secret, our business. */
-function usable(ctx: IHookFunctions, data: TriggerStaticData, found: IDataObject, wanted: Wanted): boolean {
-	const secret = registeredSecret(found);
-	return (
-		standingOf(ctx, data, found, wanted.url) === 'own' &&
-		typeof data.webhookSecret === 'string' &&
-		(secret === undefined || secret === data.webhookSecret) &&
-		(found.account === undefined || found.account === wanted.businessId)
-	);
+/** Whether the stored webhook can serve this node's deliveries: its own, our secret, our business. */
+function usable(data: TriggerStaticData, stored: Judged | undefined, wanted: Wanted): stored is Judged {
+	if (stored?.standing !== 'own' || typeof data.webhookSecret !== 'string') return false;
+	return (stored.secret === undefined || stored.secret === data.webhookSecret) && (stored.webhook.account === undefined || stored.webhook.account === wanted.businessId);
+}
+
+/**
+ * This node's test webhooks that a listen left behind, deleted. Never fails the call: a refusal
+ * (403) or a failure after the retries is logged, and the next start or activation tries again.
+ */
+async function removeLeftovers(ctx: IHookFunctions, verdict: Verdict): Promise<void> {
+	for (const { id, line } of verdict.leftovers) {
+		try {
+			await deleteWebhook(ctx, id);
+			ctx.logger.warn(`${where(ctx)} deleted ${line}`);
+		} catch (error) {
+			ctx.logger.warn(
+				`${where(ctx)} could not delete ${line}. The platform answered: ${(error as Error).message}. It stays until the next start or activation of this workflow tries again (or delete it with Webhook > Delete, ID ${id}).`,
+			);
+		}
+	}
 }
 
 /**
  * True when the stored webhook is this node's own, already as wanted, and no other webhook of this
- * node calls its URL (a stray left by an earlier failure: false lets `create` remove it). Reads only.
+ * node calls its URL (a stray left by an earlier failure: false lets `create` remove it). A test
+ * webhook a listen left behind is deleted on the way, and never makes it false.
  */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
-	return await activationStep(ctx, async () => {
+	const me = identify(ctx);
+	return await activationStep(ctx, me, async () => {
 		const wanted = await readWanted(ctx);
-		const data = triggerData(ctx);
-		const storedId = usableId(data.webhookId);
+		const storedId = usableId(me.data.webhookId);
 		if (!storedId) return false;
 		const found = await fetchWebhook(ctx, storedId);
-		if (!found || !usable(ctx, data, found, wanted)) return false;
+		if (!found || !usable(me.data, judge(me, [{ id: storedId, webhook: found }], storedId, wanted.url).stored, wanted)) return false;
 		// Changes, a deactivated webhook or a resume are made by `create`, which n8n calls on false.
 		if (Object.keys(changesFor(found, wanted)).length > 0 || found.status === 'inactive' || wanted.resume) return false;
 		const clock: PlatformClock = {};
-		const webhooks = await listWebhooks(ctx, wanted.businessId, clock);
-		if (staleTests(ctx, data, webhooks, wanted.url, clock).length > 0) return false;
-		return !webhooks.some((w) => usableId(w.id) !== storedId && standingOf(ctx, data, w, wanted.url) === 'own');
+		const listed = await listWebhooks(ctx, wanted.businessId, clock);
+		const verdict = judge(me, listed, storedId, wanted.url, clock);
+		if (verdict.own.some((id) => id !== storedId)) return false;
+		await removeLeftovers(ctx, verdict);
+		return true;
 	});
 }
 
 /** Updates our own webhook in place; false when it disappeared meanwhile. */
-async function refresh(ctx: IHookFunctions, id: string, found: IDataObject, wanted: Wanted): Promise<boolean> {
+async function refresh(ctx: IHookFunctions, me: Identity, id: string, found: IDataObject, wanted: Wanted): Promise<boolean> {
 	const changes = changesFor(found, wanted);
 	try {
 		if (Object.keys(changes).length > 0) {
@@ -189,20 +237,19 @@ async function refresh(ctx: IHookFunctions, id: string, found: IDataObject, want
 			ctx.logger.warn(`Sales & Payments Trigger: could not resume failed deliveries: ${(error as Error).message}`);
 		}
 	}
-	triggerData(ctx).webhookEvents = wanted.events;
+	me.data.webhookEvents = wanted.events;
 	return true;
 }
 
 /** POST /webhooks: our URL, a new secret header, our owner mark, the chosen events. Returns the id. */
-async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
-	const data = triggerData(ctx);
+async function register(ctx: IHookFunctions, me: Identity, wanted: Wanted): Promise<string> {
 	const secret = randomBytes(32).toString('hex');
-	const mark = ownerMark(ctx, data);
+	const workflow = ctx.getWorkflow();
 	const body: IDataObject = {
 		externalAccountId: wanted.businessId,
-		dispatchers: [{ type: 'http', method: 'POST', url: wanted.url, headers: { [SECRET_HEADER]: secret, [OWNER_HEADER]: mark } }],
+		dispatchers: [{ type: 'http', method: 'POST', url: wanted.url, headers: { [SECRET_HEADER]: secret, [OWNER_HEADER]: me.mark } }],
 		events: wanted.events,
-		name: webhookName(ctx),
+		name: `n8n: ${workflow.name ?? 'workflow'} (${workflow.id ?? 'unsaved'})${me.kind === 'test' ? ' [test]' : ''}`,
 	};
 	if (wanted.notifyOnFail) body.notifyOnFail = wanted.notifyOnFail;
 	const response = await apiRequest.call(ctx, {
@@ -214,7 +261,7 @@ async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
 	let id: unknown = recordOf(response, 'webhook').id;
 	if (id === undefined || id === null || id === '') {
 		// The answer did not name the webhook: find it by its secret.
-		id = (await listWebhooks(ctx, wanted.businessId)).find((w) => registeredSecret(w) === secret)?.id;
+		id = (await listWebhooks(ctx, wanted.businessId)).find((w) => registeredSecret(w.webhook) === secret)?.id;
 	}
 	const webhookId = usableId(id);
 	if (webhookId === undefined) {
@@ -227,37 +274,18 @@ async function register(ctx: IHookFunctions, wanted: Wanted): Promise<string> {
 			description: 'Activate the workflow again: the webhook this node registered and could not name is then deleted.',
 		});
 	}
-	Object.assign(data, { webhookId, webhookSecret: secret, webhookUrl: wanted.url, webhookEvents: wanted.events, webhookOwner: mark });
+	Object.assign(me.data, { webhookId, webhookSecret: secret, webhookUrl: wanted.url, webhookEvents: wanted.events, webhookOwner: me.mark });
 	return webhookId;
-}
-
-/** Every webhook of the business, and the stored one wherever it is (another business: read by id). */
-async function webhooksToJudge(ctx: IHookFunctions, businessId: string, storedId: string | undefined, clock?: PlatformClock): Promise<IDataObject[]> {
-	const listed = await listWebhooks(ctx, businessId, clock);
-	if (storedId && !listed.some((w) => usableId(w.id) === storedId)) {
-		const stored = await fetchWebhook(ctx, storedId);
-		if (stored) listed.push(stored);
-	}
-	return listed;
 }
 
 /**
  * Deletes this node's own webhooks but `keep`, and names in n8n's log every other webhook made
  * for this workflow's trigger (or calling this node's URL) that it leaves in place.
  */
-async function sweep(ctx: IHookFunctions, judged: Array<{ webhook: IDataObject; standing: Standing }>, url: string, keep?: string): Promise<void> {
-	const left: string[] = [];
-	for (const { webhook, standing } of judged) {
-		const id = usableId(webhook.id);
-		if (id === undefined || id === keep) continue;
-		if (standing === 'own') await deleteWebhook(ctx, id);
-		else if (standing !== 'unrelated') left.push(leftInPlace(webhook, standing, url));
-	}
-	if (left.length === 0) return;
-	const workflow = ctx.getWorkflow();
-	ctx.logger.warn(
-		`Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${ctx.getNode().name}") left ${left.length} other webhook(s) in place: ${left.join(' ')}`,
-	);
+async function sweep(ctx: IHookFunctions, verdict: Verdict, keep?: string): Promise<void> {
+	for (const id of verdict.own) if (id !== keep) await deleteWebhook(ctx, id);
+	const left = verdict.leftInPlace;
+	if (left.length > 0) ctx.logger.warn(`${where(ctx)} left ${left.length} other webhook(s) in place: ${left.join(' ')}`);
 }
 
 /**
@@ -265,52 +293,47 @@ async function sweep(ctx: IHookFunctions, judged: Array<{ webhook: IDataObject; 
  * own strays (same owner mark, same URL) and names every other webhook it left in place.
  */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
-	return await activationStep(ctx, async () => await createOrUpdate(ctx));
-}
-
-async function createOrUpdate(ctx: IHookFunctions): Promise<boolean> {
-	const wanted = await readWanted(ctx);
-	const data = triggerData(ctx);
-	const storedId = usableId(data.webhookId);
-	const clock: PlatformClock = {};
-	const webhooks = await webhooksToJudge(ctx, wanted.businessId, storedId, clock);
-	// Judged before the static data names a new webhook: the stored one is judged as stored.
-	const judged = webhooks.map((webhook) => ({ webhook, standing: standingOf(ctx, data, webhook, wanted.url) }));
-	const stale = staleTests(ctx, data, webhooks, wanted.url, clock);
-	const stored = webhooks.find((w) => usableId(w.id) === storedId);
-	let keep: string | undefined;
-	if (storedId && stored && usable(ctx, data, stored, wanted) && (await refresh(ctx, storedId, stored, wanted))) keep = storedId;
-	keep ??= await register(ctx, wanted);
-	await sweep(ctx, judged, wanted.url, keep);
-	for (const webhook of stale) {
-		await deleteWebhook(ctx, String(webhook.id));
-		ctx.logger.warn(`Sales & Payments Trigger (workflow "${ctx.getWorkflow().name ?? ctx.getWorkflow().id}", node "${ctx.getNode().name}") ${staleLine(webhook, clock)}`);
-	}
-	return true;
+	const me = identify(ctx);
+	return await activationStep(ctx, me, async () => {
+		const wanted = await readWanted(ctx);
+		const storedId = usableId(me.data.webhookId);
+		const clock: PlatformClock = {};
+		const webhooks = await webhooksToJudge(ctx, wanted.businessId, storedId, clock);
+		// Judged before the static data names a new webhook: the stored one is judged as stored.
+		const verdict = judge(me, webhooks, storedId, wanted.url, clock);
+		const stored = verdict.stored;
+		let keep: string | undefined;
+		if (usable(me.data, stored, wanted) && (await refresh(ctx, me, stored.id, stored.webhook, wanted))) keep = stored.id;
+		keep ??= await register(ctx, me, wanted);
+		await sweep(ctx, verdict, keep);
+		await removeLeftovers(ctx, verdict);
+		return true;
+	});
 }
 
 /**
  * Deletes this node's own webhooks (one already gone is fine) and clears the static data. A
  * webhook that calls another URL, or that this node did not make, is left in place. The cleanup
  * n8n runs right after this node's failed production activation touches nothing (see
- * failedActivations): the stored webhook keeps serving, with its queue, for n8n's retry.
+ * failedActivations.ts): the stored webhook keeps serving, with its queue, for n8n's retry.
  */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
-	const data = triggerData(ctx);
-	if (cleanupAfterFailure(ctx)) {
-		const workflow = ctx.getWorkflow();
+	const me = identify(ctx);
+	pruneMemory();
+	if (me.kind === 'production' && cleanupAfterFailure(me.nodeKey)) {
 		ctx.logger.warn(
-			`Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${ctx.getNode().name}"): the activation failed, so n8n's cleanup left webhook ${data.webhookId ?? '(none stored)'} and its queue of failed deliveries in place; n8n's next activation attempt uses it again`,
+			`${where(ctx)}: the activation failed, so n8n's cleanup left webhook ${me.data.webhookId ?? '(none stored)'} and its queue of failed deliveries in place; n8n's next activation attempt uses it again`,
 		);
 		return true;
 	}
 	const url = nodeUrl(ctx);
-	const production = kindOf(ctx, data) === 'production';
-	const webhooks = await webhooksToJudge(ctx, await businessIdOf(ctx), usableId(data.webhookId));
-	await sweep(ctx, webhooks.map((webhook) => ({ webhook, standing: standingOf(ctx, data, webhook, url) })), url);
-	forget(data);
-	delete data.recentDeliveries;
+	const storedId = usableId(me.data.webhookId);
+	const webhooks = await webhooksToJudge(ctx, await businessIdOf(ctx), storedId);
+	const verdict = judge(me, webhooks, storedId, url);
+	await sweep(ctx, verdict);
+	forget(me.data);
+	delete me.data.recentDeliveries;
 	// A deactivation: what this process remembers of the deliveries goes too (a test listen's never had any).
-	if (production) forgetNode(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id ?? ctx.getNode().name);
+	if (me.kind === 'production') forgetNode(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id ?? ctx.getNode().name);
 	return true;
 }

@@ -57,6 +57,15 @@ export interface TriggerOptions {
 	packageDir?: string;
 }
 
+/** How n8n fares with one delivery's execution (default: the harness-wide executionMs / failExecutions). */
+export interface DeliverOptions {
+	isTest?: boolean;
+	/** How long creating this delivery's execution takes, in ms. */
+	executionMs?: number;
+	/** Creating this delivery's execution fails (n8n answers 500 and saves nothing); false: it succeeds. */
+	failExecution?: boolean;
+}
+
 /** One delivery as the node saw it and as n8n would have answered it. */
 export interface DeliveryResult {
 	response: IWebhookResponseData;
@@ -230,6 +239,14 @@ export class TriggerHarness {
 		this.node.parameters = parameters;
 	}
 
+	/** Changes the node's static data n8n has saved (for example to what an earlier version saved). */
+	editSavedStaticData(change: (nodeData: IDataObject) => void): void {
+		const workflow = this.fromDatabase();
+		change(workflow.getStaticData('node', this.node));
+		this.save(workflow);
+		this.workflow = workflow;
+	}
+
 	/** What n8n has saved in the database as the workflow's static data. */
 	savedStaticData(): IDataObject {
 		return copy(this.saved);
@@ -381,7 +398,7 @@ export class TriggerHarness {
 	 * - a test event runs on the test listen's workflow (TestWebhooks: its own static data).
 	 * Between these steps other requests run, as they do while n8n awaits its database.
 	 */
-	async deliver(request: IncomingDelivery, options: { isTest?: boolean } = {}): Promise<DeliveryResult> {
+	async deliver(request: IncomingDelivery, options: DeliverOptions = {}): Promise<DeliveryResult> {
 		const headers: Record<string, string | string[] | undefined> = {};
 		for (const [key, value] of Object.entries(request.headers)) headers[key.toLowerCase()] = value;
 		const res = new CapturedResponse();
@@ -406,7 +423,7 @@ export class TriggerHarness {
 		let httpBody: unknown;
 		if (items) {
 			try {
-				await this.createExecution();
+				await this.createExecution(options);
 			} catch (error) {
 				// webhook-helpers.js: the error goes to the response callback; n8n answers 500, saves nothing.
 				this.answer(res, 500, { code: 0, message: (error as Error).message });
@@ -426,6 +443,17 @@ export class TriggerHarness {
 		return { response, items, httpStatus, httpBody };
 	}
 
+	/**
+	 * What the loaded package keeps in this "process" between executions: the BoundedStores of its
+	 * transport/boundedStore.ts (the module n8n loaded, not a copy), by name.
+	 */
+	processStores(): Map<string, { size: number; limits: { maxEntries: number; idleMs: number }; entries(): Array<[unknown, unknown]> }> {
+		const file = path.join(this.packageDir ?? PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/boundedStore.js');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { PROCESS_STORES } = require(file) as { PROCESS_STORES: Array<{ name: string; size: number; limits: { maxEntries: number; idleMs: number }; entries(): Array<[unknown, unknown]> }> };
+		return new Map(PROCESS_STORES.map((store) => [store.name, store]));
+	}
+
 	/** Time spent inside node.webhook() over every delivery so far (the node's own cost; the bench reads it). */
 	webhookMs = 0;
 	/** While above 0, WorkflowRunner.run fails that many times (n8n answers 500, saves no static data). */
@@ -433,9 +461,10 @@ export class TriggerHarness {
 	/** How long creating an execution takes (n8n writes it to its database), in ms: 0 is one event-loop turn. */
 	executionMs = 0;
 
-	private async createExecution(): Promise<void> {
-		await databaseTurn(this.executionMs);
-		if (this.failExecutions > 0) {
+	private async createExecution(options: DeliverOptions): Promise<void> {
+		await databaseTurn(options.executionMs ?? this.executionMs);
+		if (options.failExecution) throw new Error('There was a problem executing the workflow');
+		if (options.failExecution === undefined && this.failExecutions > 0) {
 			this.failExecutions--;
 			throw new Error('There was a problem executing the workflow');
 		}

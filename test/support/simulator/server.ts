@@ -73,6 +73,8 @@ export class Simulator {
 	 * platform's tells its own; false sends none (the spec does not promise one).
 	 */
 	sendDate = true;
+	/** The Date header's text for the clock's time, when set (another form than RFC 7231's IMF-fixdate). */
+	dateHeader: ((now: number) => string) | undefined = undefined;
 	readonly router = new Router();
 	readonly requests: RecordedRequest[] = [];
 	readonly maxLimit: number;
@@ -212,7 +214,7 @@ export class Simulator {
 			receivedAt: Date.now(),
 		};
 		this.requests.push(record);
-		if (this.sendDate) res.setHeader('date', new Date(this.state.clock.now()).toUTCString());
+		if (this.sendDate) res.setHeader('date', this.dateHeader?.(this.state.clock.now()) ?? new Date(this.state.clock.now()).toUTCString());
 		else res.sendDate = false;
 		const control = url.pathname.startsWith('/__sim');
 		if (!control) {

@@ -1,0 +1,86 @@
+import { BoundedStore } from '../transport/boundedStore';
+
+/**
+ * Everything the trigger keeps in an n8n process between n8n's calls, in one place with its
+ * bounds. Nothing here is needed for correctness across processes (the static data is); it makes
+ * repeats in one process harmless and tells n8n's cleanup `delete` from a deactivation.
+ * At most, for all trigger nodes of the process together: 50,000 delivery keys (about 14 MB),
+ * 1,000 nodes (each with at most 400 recent keys, 200 failed keys and 200 open requests) and
+ * 1,000 failed activations.
+ */
+
+const HOUR = 60 * 60 * 1000;
+
+/** Delivery keys held by this process, all nodes together; the oldest leaves first. */
+export const MEMORY_MAX_KEYS = 50_000;
+/** A key (and a node without deliveries) is forgotten after this long. */
+export const MEMORY_MAX_AGE_MS = 24 * HOUR;
+/** Nodes with a memory of deliveries; the least recently used leaves first, with its keys. */
+export const MEMORY_MAX_NODES = 1_000;
+/** Per node: keys whose request n8n answered with an error, and requests not yet answered. */
+export const MAX_FAILED_KEYS = 200;
+export const MAX_OPEN_REQUESTS = 200;
+
+/** n8n's answer to one webhook request (express' Response): ended once n8n answered, with its status. */
+export interface Answer {
+	readonly writableEnded: boolean;
+	readonly statusCode: number;
+	once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+/** The part of a request's static data the memory writes. */
+export interface RecentDeliveries {
+	recentDeliveries?: string[];
+}
+
+/** What this process remembers of one trigger node (one workflow, one node, one platform webhook). */
+export interface NodeMemory {
+	/** A number of this process for this memory: its keys are stored as `<serial>:<key>`. */
+	serial: number;
+	webhookId: string;
+	/** Keys n8n answered 2xx, newest last: what a request's static data gets (at most twice the window). */
+	confirmed: string[];
+	/** Keys whose request n8n answered with an error: kept out of static data (at most MAX_FAILED_KEYS). */
+	failed: Set<string>;
+	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
+	open: Set<RecentDeliveries>;
+}
+
+let serials = 0;
+
+export function newNodeMemory(webhookId: string): NodeMemory {
+	return { serial: ++serials, webhookId, confirmed: [], failed: new Set(), open: new Set() };
+}
+
+/** One accepted delivery; `answer` is set until n8n's answer to its request is known. */
+export interface KeyEntry {
+	node: NodeMemory;
+	answer?: Answer;
+}
+
+/** Keys by `<NodeMemory serial>:<key>`. */
+export const deliveryKeyStore = new BoundedStore<string, KeyEntry>('trigger: accepted delivery keys', {
+	maxEntries: MEMORY_MAX_KEYS,
+	idleMs: MEMORY_MAX_AGE_MS,
+});
+
+/** A node idle for MEMORY_MAX_AGE_MS (deactivated, or served by another process) leaves with its keys. */
+export const deliveryNodeStore = new BoundedStore<string, NodeMemory>(
+	'trigger: nodes with accepted deliveries',
+	{ maxEntries: MEMORY_MAX_NODES, idleMs: MEMORY_MAX_AGE_MS, touchOnRead: true },
+	(_key, node) => dropKeysOf(node),
+);
+
+export function dropKeysOf(node: NodeMemory): void {
+	deliveryKeyStore.deleteWhere((_key, entry) => entry.node === node);
+}
+
+/**
+ * Production activations of this process that failed, by node, until n8n's cleanup `delete`
+ * (failedActivations.ts). n8n's cleanup follows the failure at once: an entry older than a minute
+ * is ignored.
+ */
+export const failedActivationStore = new BoundedStore<string, true>('trigger: failed activations', {
+	maxEntries: 1_000,
+	idleMs: 60_000,
+});
