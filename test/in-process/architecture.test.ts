@@ -181,6 +181,39 @@ describe('shipped code', () => {
 		expect(importsRunningUp([{ from, to }])).toEqual([]);
 	});
 
+	// Names that say one thing each (issue 47): a name found twice makes a reader ask which one is meant.
+	const OPERATION_FILE = /^nodes\/SalesPayments\/resources\/[^/]+\/[^/]+\.ts$/;
+	const SHARED_IN_RESOURCE = /\/(index|helpers|descriptions|[^/]+\.description)\.ts$/;
+
+	it('no two shipped files outside resources/ share a name', () => {
+		const byName = new Map<string, string[]>();
+		for (const file of shipped.map(rel).filter((f) => roomOf(f) !== 'resources')) {
+			const name = path.basename(file);
+			byName.set(name, [...(byName.get(name) ?? []), file]);
+		}
+		expect([...byName.values()].filter((files) => files.length > 1)).toEqual([]);
+	});
+
+	it('no exported name is defined twice (an operation file\'s OperationDef, named after its operation, aside)', () => {
+		const where = new Map<string, string[]>();
+		for (const file of shipped.map(rel)) {
+			// Each operation file exports its OperationDef under the operation's name (get, create...): the resource's folder tells them apart.
+			if (OPERATION_FILE.test(file) && !SHARED_IN_RESOURCE.test(file)) continue;
+			const text = readFileSync(path.join(ROOT, file), 'utf8');
+			for (const m of text.matchAll(/^export (?:async )?(?:function|const|let|class|interface|type|enum) ([A-Za-z0-9_$]+)/gm)) {
+				where.set(m[1], [...(where.get(m[1]) ?? []), file]);
+			}
+		}
+		const twice = [...where].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`);
+		expect(where.size).toBeGreaterThan(100);
+		expect(twice).toEqual([]);
+	});
+
+	it('no shipped file has a name that reads as a test', () => {
+		const testLike = /(^|[._-])(test|tests|spec|specs|mock|mocks|fixture|fixtures)([._-]|\.ts$)|(Tests?|Specs?|Mocks?)\.ts$/;
+		expect(shipped.map(rel).filter((f) => testLike.test(path.basename(f)))).toEqual([]);
+	});
+
 	it('no shipped file is over 350 lines (split by role, docs/DEVELOPING.md)', () => {
 		const long = shipped.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length - 1] as const).filter(([, lines]) => lines > 350);
 		expect(long).toEqual([]);
