@@ -8,7 +8,7 @@ import { FORMATS, readFileSettings } from './fileOptions';
 import { HashedRecordSet } from './hashedRecords';
 import type { ListRequest } from '../paging/pages';
 import { walk } from '../paging/walk';
-import { Reconciliation } from './reconcile';
+import { Reconciliation, totalsWithMoney } from './reconcile';
 import { Utf8Builder } from './utf8';
 import { XlsxWriter } from './xlsx';
 import { ZIP_MAX_BYTES } from './zip';
@@ -91,7 +91,8 @@ export async function exportList(
 		throw source.failure ?? error;
 	}
 	const removed = job.records - job.met;
-	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals });
+	const money = settings.decimalAmounts;
+	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals, money });
 	if (!reconciled) {
 		this.logger.warn(`Sales & Payments: the file ${settings.fileName} does not add up to the platform's totals: ${(reconciliation.reasons as string[]).join('; ')}`);
 	}
@@ -103,7 +104,7 @@ export async function exportList(
 		...(job.xlsx ? job.xlsx.summary() : {}),
 		repeatedRecordsSkipped: job.seen.repeats,
 		recordsRemovedWhileRead: removed,
-		totals: job.totals,
+		totals: money ? totalsWithMoney(job.totals) : job.totals,
 		reconciled,
 		reconciliation,
 	};
