@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ByteSource } from './byteSource';
 import { CsvWriter } from './csv';
 import type { FileOutput, FileSettings } from './fileOptions';
-import { FORMATS, readFileSettings } from './fileOptions';
+import { readFileSettings } from './fileOptions';
 import { HashedRecordSet } from './hashedRecords';
 import type { ListRequest } from '../paging/pages';
 import { walk } from '../paging/walk';
@@ -64,13 +64,13 @@ export async function exportList(
 	shape?: (record: IDataObject) => IDataObject,
 ): Promise<FileItem> {
 	const settings = readFileSettings.call(this, i, output);
-	const { neutralizeFormulas, delimiter, headerRow, decimalComma, dates } = settings;
+	const { neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns } = settings;
 	const job: ExportJob = {
 		// The first page is handed over even when the list is empty: its totals are what the file reconciles with.
 		req: { ...req, readAhead: true, reportEmpty: true, autoMax: output === 'xlsxFile' ? XLSX_AUTO_MAX_CONCURRENCY : FILE_AUTO_MAX_CONCURRENCY },
 		settings,
 		shape,
-		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas, delimiter, headerRow, decimalComma, dates }) : undefined,
+		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns }) : undefined,
 		seen: new HashedRecordSet(),
 		sums: new Reconciliation(),
 		records: 0,
@@ -80,12 +80,12 @@ export async function exportList(
 	};
 	if (output === 'xlsxFile') {
 		const { sheetName, decimalAmounts } = settings;
-		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, tooLarge: () => tooLarge(this, job) });
+		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, columns, tooLarge: () => tooLarge(this, job) });
 	}
 	const source = new ByteSource((reuse) => fileChunks(this, job, reuse));
 	let binary;
 	try {
-		binary = await this.helpers.prepareBinaryData(source as unknown as Buffer, settings.fileName, FORMATS[output].mimeType);
+		binary = await this.helpers.prepareBinaryData(source as unknown as Buffer, settings.fileName, settings.mimeType);
 	} catch (error) {
 		// The walk's own error (a NodeApiError naming the page...), as Return All to items gives it.
 		throw source.failure ?? error;
@@ -98,6 +98,7 @@ export async function exportList(
 	}
 	const json: IDataObject = {
 		fileName: settings.fileName,
+		...(settings.note === undefined ? {} : { fileNameGiven: settings.given, fileNameNote: settings.note }),
 		records: job.records,
 		pages: job.pages,
 		...(job.csv ? job.csv.summary() : {}),
@@ -150,6 +151,7 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 		yield out.take(reuse);
 	}
+	csv?.finish(out);
 	xlsx?.finish(out);
 	// An empty list: only the byte order mark, if asked for.
 	if (out.size > 0) yield out.take(reuse);
