@@ -52,11 +52,11 @@ afterAll(async () => {
 });
 
 /** File Options › Columns as the editor saves it: a field from the list or typed by name, and a header name. */
-function columns(...spec: Array<[string, string?] | [string, string, 'name']>): IDataObject {
+function columns(...spec: Array<[string, string?] | [string, string, 'name']>): INodeParameters {
 	return { column: spec.map(([field, header = '', mode = 'list']) => ({ field: { __rl: true, mode, value: field }, header })) };
 }
 
-async function exportOf(output: string, fileOptions: IDataObject, extra: INodeParameters = {}) {
+async function exportOf(output: string, fileOptions: INodeParameters, extra: INodeParameters = {}) {
 	const { items, error, file, bytes } = await exportCustomersOf2030(sim(), { output, fileOptions, ...extra });
 	expect(error).toBeUndefined();
 	return { json: items[0].json, file: file!, bytes };
