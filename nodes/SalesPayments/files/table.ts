@@ -158,14 +158,14 @@ export class TableLayout {
 			const value = record[key];
 			const path = prefix === '' ? key : `${prefix}.${key}`;
 			const at = this.columns.get(path);
-			if (isPlainObject(value) && (at === undefined || !this.chosen)) {
-				extra = this.place(value, path, extra);
+			if (isPlainObject(value)) {
+				if (at === undefined || !this.chosen) extra = this.place(value, path, extra);
+				// A chosen path that holds an object: its JSON text.
+				else if (this.filled[at] === 0) this.fill(at, JSON.stringify(value));
 				continue;
 			}
 			if (at !== undefined && this.filled[at] === 0) {
-				this.filled[at] = 1;
-				this.found[at] = 1;
-				this.cells[at] = isPlainObject(value) ? JSON.stringify(value) : value;
+				this.fill(at, value);
 				continue;
 			}
 			// Chosen columns: the other fields are left out.
@@ -178,6 +178,12 @@ export class TableLayout {
 			this.noteExtra(path);
 		}
 		return extra;
+	}
+
+	private fill(at: number, value: unknown): void {
+		this.filled[at] = 1;
+		this.found[at] = 1;
+		this.cells[at] = value;
 	}
 
 	private noteExtra(path: string): void {
