@@ -208,8 +208,8 @@ export async function measureExports(options: {
 		const { against } = options;
 		for (let r = 0; r < options.repeats; r++) {
 			for (const output of r % 2 ? [...OUTPUTS].reverse() : OUTPUTS) {
-				// With --against, the two builds of an output back to back, which of them first alternating by round.
-				const builds = against ? (r % 2 ? [against.dir, undefined] : [undefined, against.dir]) : [undefined];
+				// With --against, the two builds of an output back to back; which goes first alternates from output to output and round to round.
+				const builds = against ? ((r + OUTPUTS.indexOf(output)) % 2 ? [against.dir, undefined] : [undefined, against.dir]) : [undefined];
 				for (const packageDir of builds) {
 					sim.clearRequests();
 					(packageDir ? againstRuns : runs)[output].push(await runExportChild({ output, target, records, packageDir }, env));
