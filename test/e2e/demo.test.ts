@@ -402,7 +402,7 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			}
 		}, 90_000);
 
-		it('the finance example as shipped: Execute exports 3,000+ movements to one CSV file; Date From / Date To and decimal amounts', async () => {
+		it('the finance example as shipped: Execute exports 3,000+ movements to one Excel file that adds up; Date From / Date To, decimal amounts and the chosen columns', async () => {
 			await page.goto(`${demo.n8n.baseUrl}/workflow/spExampleFinance`);
 			await nodes().first().waitFor({ timeout: 30_000 });
 			const before = demo.sim.requestsTo('POST', '/movement/filter').length;
@@ -420,13 +420,14 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			}, 20_000);
 			expect(filters.indexOf('Date From')).toBeGreaterThan(-1);
 			expect(filters.indexOf('Date From')).toBeLessThan(filters.indexOf('Date To'));
-			// One item: the CSV file and its summary (the file's rows are checked in examples.test.ts).
+			// One item: the Excel file and its summary (the file's rows are checked in examples.test.ts).
 			await page.locator('[data-test-id=radio-button-json]').last().click();
 			const count = await waitFor('the exported record count', async () => (await page.locator('[data-test-id=ndv]').innerText()).match(/"records":\s*(\d+)/)?.[1]);
 			expect(Number(count)).toBeGreaterThanOrEqual(3000);
 			expect(filters).toContain('Add Decimal Amounts');
-			// Shown for a file output only.
+			// Shown for a file output only (Output follows the Settings' format: an expression).
 			expect(filters).toContain('Put Output File in Field');
+			expect(filters).toContain('Columns');
 			await shot('editor-finance-movements.png');
 			await closeNode();
 		}, 180_000);

@@ -16,13 +16,17 @@ import {
 	DEMO_MONTH_MOVEMENTS,
 	demoExamples,
 	EXAMPLE_MONTH,
+	EXAMPLE_MONTH_UTC,
 	EXAMPLES_DIR,
 	REFUNDS_WORKFLOW_ID,
 	SAMPLE_VOUCHER_CODE,
 	seedDemoData,
+	setSetting,
 	SHOP_WORKFLOW_ID,
 } from '../support/demo';
-import { csvRecords } from '../support/helpers/csv';
+import { excelProblems } from '../support/helpers/ooxml';
+import { readXlsx } from '../support/helpers/xlsx';
+import { calcSheetsAsFods, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { DEFAULT_OWNER, nodeOutput, sleep, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
@@ -32,7 +36,11 @@ const SHOP_ONCE_WORKFLOW_ID = 'spExampleShopOnce';
 const SHOP_ONCE_WEBHOOK_ID = '4e8f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 
 let ctx: E2eContext;
+const soffice = sofficeForTests();
+/** LibreOffice's CSV import: `;`, `"`, UTF-8, from line 1, pt-BR (decimal comma). */
+const PT_BR_CSV = 'CSV:59,34,76,1,,1046';
 const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));
+const csvDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-csv-'));
 const FILES = readdirSync(EXAMPLES_DIR)
 	.filter((f) => f.endsWith('.json'))
 	.sort()
@@ -55,17 +63,21 @@ function outputItems(run: ExecutedRun | undefined, node: string): Array<{ json: 
 	return (run?.data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []) as never;
 }
 
-function juneMovements(): number {
+/** The movements of the example month in São Paulo, the example's time zone. */
+function juneMovements(): Array<Record<string, unknown>> {
 	const { businessId } = ctx.sim.credentials;
-	return ctx.sim.state
-		.col('movements')
-		.filter((m) => m._businessId === businessId && String(m.createdAt).startsWith(EXAMPLE_MONTH)).length;
+	const [from, to] = [Date.parse(EXAMPLE_MONTH_UTC.from), Date.parse(EXAMPLE_MONTH_UTC.to)];
+	return ctx.sim.state.col('movements').filter((m) => m._businessId === businessId && Date.parse(String(m.createdAt)) >= from && Date.parse(String(m.createdAt)) < to);
 }
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The columns the example chooses, under their names. */
+const HEADERS = ['Data', 'Tipo', 'Assunto', 'Descrição', 'Valor (R$)', 'Origem', 'Referência', 'ID do movimento'];
 
 describe('the example files', () => {
 	it('hold no placeholder: every {{ }} is an n8n expression', () => {
 		expect(FILES.map((f) => path.basename(f))).toEqual([
-			'1-finance-movements-csv.json',
+			'1-finance-movements.json',
 			'2-marketing-redeem-voucher.json',
 			'3-shop-order-paid.json',
 			'4-finance-refund-requests.json',
@@ -82,18 +94,28 @@ describe('the example files', () => {
 });
 
 describe('the raw example files in real n8n 2.8.4', () => {
-	it('finance: pages through every movement of the month into one CSV file (no folder set: nothing written)', async () => {
+	it('finance: pages through every movement of the São Paulo month into one Excel file that adds up (no folder set: nothing written)', async () => {
 		ctx.sim.clearRequests();
 		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
 		expect({ code, status: run?.status, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
-		const expected = juneMovements();
+		const expected = juneMovements().length;
 		expect(expected).toBeGreaterThanOrEqual(DEMO_MONTH_MOVEMENTS);
-		// One item: the file, with what it holds.
+		// One item: the file, with what it holds; its name follows the Output (Excel by default).
 		const [exported, ...more] = outputItems(run, 'Every movement of the month');
 		expect(more).toHaveLength(0);
-		expect(exported.json).toMatchObject({ fileName: 'movements-2025-06.csv', records: expected, repeatedRecordsSkipped: 0, totals: { count: expected } });
-		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', mimeType: 'text/csv' });
-		// Return All at 250 per page, 4 requests at a time: every page once, in the month's range.
+		expect(exported.json).toMatchObject({
+			fileName: 'movements-2025-06.xlsx',
+			records: expected,
+			repeatedRecordsSkipped: 0,
+			columns: ['createdAt', 'type', 'subject', 'description', 'value', 'originType', 'referenceId', 'id'],
+			headers: HEADERS,
+			fieldsNotFound: [],
+			totals: { count: expected },
+			reconciled: true,
+		});
+		expect(exported.json).not.toHaveProperty('fileNameNote');
+		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.xlsx', fileExtension: 'xlsx', mimeType: XLSX_MIME });
+		// Return All at 250 per page, 4 requests at a time: every page once, in the month's range in São Paulo (UTC-3).
 		const pages = ctx.sim.requestsTo('POST', '/movement/filter');
 		const needed = Math.ceil(expected / 250);
 		expect(pages.length).toBeGreaterThanOrEqual(needed);
@@ -101,8 +123,11 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(new Set(pages.map((r) => r.query.page)).size).toBe(pages.length);
 		for (const r of pages) {
 			expect(r.query.limit).toBe('250');
-			expect(r.body).toEqual({ initialDate: '2025-06-01T00:00:00.000Z', endDate: '2025-06-30T23:59:59.999Z' });
+			expect(r.body).toEqual({ initialDate: '2025-06-01T03:00:00.000Z', endDate: '2025-07-01T02:59:59.999Z' });
 		}
+		// It adds up: on to the folder check, which finds no folder.
+		expect(outputItems(run, 'Adds up?')).toHaveLength(1);
+		expect(run?.data.resultData.runData['Stop: the file does not add up']).toBeUndefined();
 		expect(run?.data.resultData.runData['Write the file']).toBeUndefined();
 	});
 
@@ -121,24 +146,97 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(ctx.sim.requestsTo('PATCH', /^\/vouchers\/redeem\//)).toHaveLength(2);
 	});
 
-	it('finance with the demo\'s folder setting writes the CSV file, one line per movement', async () => {
+	it("finance with the demo's folder setting writes the .xlsx with the chosen columns (read back by exceljs, a valid workbook)", async () => {
 		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, filesDir).filter((w) => w.id === 'spExampleFinance'));
 		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
 		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
-		const file = path.join(filesDir, 'movements-2025-06.csv');
-		expect(existsSync(file)).toBe(true);
-		const { header, records } = csvRecords(readFileSync(file, 'utf8'));
-		expect(header).toEqual(expect.arrayContaining(['id', 'valueInCents', 'value', 'createdAt']));
-		expect(records).toHaveLength(juneMovements());
-		expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
-		for (const r of records) {
-			expect(r.createdAt.startsWith(EXAMPLE_MONTH)).toBe(true);
-			// Add Decimal Amounts applies to the file as to items.
-			expect(Number(r.value)).toBe(Number(r.valueInCents) / 100);
-		}
 		expect(nodeOutput(run, 'Write the file')).toHaveLength(1);
+		const file = path.join(filesDir, 'movements-2025-06.xlsx');
+		expect(existsSync(file)).toBe(true);
+		expect(excelProblems(readFileSync(file))).toEqual([]);
+		const june = juneMovements();
+		const [sheet] = await readXlsx(readFileSync(file));
+		expect({ name: sheet.name, frozen: sheet.frozenRows, header: sheet.rows[0] }).toEqual({ name: 'Movimentos', frozen: 1, header: HEADERS });
+		expect(sheet.rows).toHaveLength(june.length + 1);
+	}, 300_000);
+
+	it('finance, format csv (the one switch): a ; CSV for Excel in Brazil, with a byte order mark, named .csv', async () => {
+		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = csvDir;
+		const [finance] = demoExamples(ctx.sim, csvDir).filter((w) => w.id === 'spExampleFinance');
+		setSetting(finance, 'format', 'csv');
+		await ctx.n8n.importWorkflows([finance]);
+		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
+		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+		const [exported] = outputItems(run, 'Every movement of the month');
+		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', fileExtension: 'csv', mimeType: 'text/csv' });
+		const text = readFileSync(path.join(csvDir, 'movements-2025-06.csv'), 'utf8');
+		expect(text.startsWith(`\uFEFF${HEADERS.join(';')}\r\n`)).toBe(true);
+		const june = juneMovements();
+		expect(text.trimEnd().split('\r\n')).toHaveLength(june.length + 1);
+	}, 300_000);
+
+	(soffice.path ? describe : describe.skip)(`LibreOffice Calc headless${soffice.path ? '' : ` (skipped: ${soffice.reason})`}`, () => {
+		it('opens the finance .xlsx: the chosen columns, the dates date cells of the São Paulo month, the amounts numbers', async () => {
+			const june = juneMovements();
+			const rows = [...(await calcSheetsAsFods(soffice.path!, path.join(filesDir, 'movements-2025-06.xlsx'))).values()][0];
+			expect(rows[0].map((c) => c.value)).toEqual(HEADERS);
+			const body = rows.slice(1);
+			expect(body).toHaveLength(june.length);
+			const byId = new Map(june.map((m) => [String(m.id), m]));
+			for (const row of body) {
+				const movement = byId.get(row[7].value)!;
+				expect(movement).toBeDefined();
+				// The wall time in São Paulo (UTC-3), a date cell, to the second.
+				const wall = new Date(Date.parse(String(movement.createdAt)) - 3 * 3_600_000).toISOString().slice(0, 19);
+				expect([row[0], row[0].value.slice(0, 7)]).toEqual([{ type: 'date', value: wall }, EXAMPLE_MONTH]);
+				expect(row[4]).toEqual({ type: 'float', value: String(Number(movement.valueInCents) / 100) });
+				expect(row[1]).toEqual({ type: 'string', value: movement.type });
+			}
+		});
+
+		it('opens the ; CSV in pt-BR: the amounts numbers whose sum is the month\'s, the dates dates', async () => {
+			const june = juneMovements();
+			const rows = [...(await calcSheetsAsFods(soffice.path!, path.join(csvDir, 'movements-2025-06.csv'), PT_BR_CSV)).values()][0];
+			expect(rows[0].map((c) => c.value)).toEqual(HEADERS);
+			const body = rows.slice(1);
+			expect(body).toHaveLength(june.length);
+			expect(body.map((r) => r[4].type).filter((t) => t !== 'float')).toEqual([]);
+			expect(body.map((r) => r[0].type).filter((t) => t !== 'date')).toEqual([]);
+			expect(Math.round(body.reduce((sum, r) => sum + Number(r[4].value), 0) * 100)).toBe(june.reduce((sum, m) => sum + Number(m.valueInCents), 0));
+		});
 	});
+
+	it('finance stops before writing a file that does not add up: a value changed while the list is read', async () => {
+		const stopDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-stop-'));
+		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = stopDir;
+		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, stopDir).filter((w) => w.id === 'spExampleFinance'));
+		// When page 3 is asked for, a movement of page 1 (already written) gets R$ 1,00 more: the sum no longer matches totalValue.
+		const first = [...juneMovements()].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)))[0];
+		let changed = false;
+		ctx.sim.onRequest = (request) => {
+			if (changed || request.path !== '/movement/filter' || request.query.page !== '3') return;
+			changed = true;
+			first.valueInCents = Number(first.valueInCents) + 100;
+			// The simulator keeps its last answers by the collection's length and last id: a record of another business makes it look again.
+			ctx.sim.state.col('movements').push({ id: `elsewhere-${Date.now()}`, _businessId: 'another-business', createdAt: new Date(0).toISOString() });
+		};
+		try {
+			const { run } = await ctx.n8n.execute('spExampleFinance');
+			expect(changed).toBe(true);
+			expect(run?.status).toBe('error');
+			const [exported] = outputItems(run, 'Every movement of the month');
+			expect(exported.json).toMatchObject({ reconciled: false });
+			expect((exported.json.reconciliation as { reasons: string[] }).reasons).toEqual([expect.stringMatching(/^the valueInCents written add up to [\d,]+, the platform's totalValue is [\d,]+ \(-100\)/)]);
+			const error = run?.data.resultData.runData['Stop: the file does not add up']?.[0]?.error as { message?: string } | undefined;
+			expect(error?.message).toMatch(/^The file movements-2025-06\.xlsx does not add up to the platform's totals, so it was not written: the valueInCents written add up to/);
+			expect(run?.data.resultData.runData['Write the file']).toBeUndefined();
+			expect(readdirSync(stopDir)).toEqual([]);
+		} finally {
+			ctx.sim.onRequest = undefined;
+			first.valueInCents = Number(first.valueInCents) - 100;
+		}
+	}, 300_000);
 
 	it('shop and refunds: activated as shipped, a paid order and a refund request run them to their message; nothing is posted without a summary URL', async () => {
 		await ctx.n8n.publish(SHOP_WORKFLOW_ID);

@@ -3,7 +3,7 @@
  * Global setup of the e2e layer (jest.config.js): the slow installs happen here, before any test
  * file runs, with progress lines on stderr: n8n 2.8.4 into the cache on first use, and Chromium for
  * the editor test when that test is among the selected ones (test/support/chromium.ts), LibreOffice
- * Calc for the .xlsx round trip and the files of export-trust.test.ts likewise (test/support/libreoffice.ts).
+ * Calc for the .xlsx round trip and the files of export-trust.test.ts and examples.test.ts likewise (test/support/libreoffice.ts).
  */
 import path from 'node:path';
 
@@ -14,7 +14,7 @@ import { toStderr } from '../support/progress';
 
 const EDITOR_TEST = path.join(REPO_DIR, 'test', 'e2e', 'demo.test.ts');
 /** The tests that open files with LibreOffice Calc. */
-const CALC_TESTS = ['export-xlsx.test.ts', 'export-trust.test.ts'].map((name) => path.join(REPO_DIR, 'test', 'e2e', name));
+const CALC_TESTS = ['export-xlsx.test.ts', 'export-trust.test.ts', 'examples.test.ts'].map((name) => path.join(REPO_DIR, 'test', 'e2e', name));
 
 export default async function globalSetup(globalConfig: { testPathPattern?: string }): Promise<void> {
 	await ensureN8n(toStderr);

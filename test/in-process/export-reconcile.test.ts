@@ -131,7 +131,7 @@ describe('answers that do not add up', () => {
 		const json = await exportOf('movement', 'csvFile');
 		expect(json).toMatchObject({
 			reconciled: false,
-			reconciliation: { rows: 2, count: 3, valueInCents: 350, totalValue: 350, reasons: ['2 rows of the list as it ended written, the platform counts 3: records the platform counts were not listed'] },
+			reconciliation: { rows: 2, count: 3, valueInCents: 350, totalValue: 350, reasons: ["2 rows of the list as it ended written, the platform's count is 3: records the platform counts were not listed"] },
 		});
 	});
 
@@ -139,18 +139,24 @@ describe('answers that do not add up', () => {
 		answer({ movements: [movement('a', 100), movement('b', 250), movement('c', -50)], count: 2, totalValue: 350 });
 		const json = await exportOf('movement', 'jsonLinesFile');
 		expect((json.reconciliation as IDataObject).reasons).toEqual([
-			'3 rows of the list as it ended written, the platform counts 2: the platform lists records its count leaves out (a filter it ignored?)',
+			"3 rows of the list as it ended written, the platform's count is 2: the platform lists records its count leaves out (a filter it ignored?)",
 			"the valueInCents written add up to 300, the platform's totalValue is 350 (-50): records changed while the list was read, or rows the totals leave out",
 		]);
 	});
 
 	it('a value that is not a whole number of cents, and an answer with no count: not added up, named', async () => {
-		answer({ movements: [movement('a', 100), { ...movement('b', 0), valueInCents: '250' }], count: 2, totalValue: 350 });
+		answer({ movements: [movement('a', 100), { ...movement('b', 0), valueInCents: '2.50' }], count: 2, totalValue: 350 });
 		let json = await exportOf('movement', 'csvFile');
-		expect(json.reconciliation).toEqual({ rows: 2, count: 2, valueInCents: null, totalValue: 350, reasons: ['1 row without a whole valueInCents (or the sum passed 2^53): the values were not added up'] });
+		expect(json.reconciliation).toEqual({
+			rows: 2,
+			count: 2,
+			valueInCents: null,
+			totalValue: 350,
+			reasons: ['1 row whose valueInCents is not a whole number of cents (record b: "2.50"): the values were not added up, nor compared with totalValue'],
+		});
 		sim().faults.clear();
 		answer({ movements: [movement('a', 100)] });
 		json = await exportOf('movement', 'csvFile');
-		expect(json).toMatchObject({ reconciled: false, reconciliation: { rows: 1, reasons: ['the platform gave no count of the list (count, totalDocs or total) to compare the rows with'] } });
+		expect(json).toMatchObject({ reconciled: false, reconciliation: { rows: 1, reasons: ['the platform gave no count of the list (totalDocs, count or total) to compare the rows with'] } });
 	});
 });

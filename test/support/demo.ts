@@ -45,7 +45,7 @@ export interface DemoOptions {
 export interface Demo {
 	n8n: N8nInstance;
 	sim: Simulator;
-	/** Folder the finance example writes its CSV files to. */
+	/** Folder the finance example writes its files to. */
 	filesDir: string;
 	stop(): Promise<void>;
 }
@@ -65,6 +65,10 @@ async function portOr(preferred: number | undefined, fallback: number): Promise<
 
 /** The example month of the finance workflow, and the sample code of the marketing workflow. */
 export const EXAMPLE_MONTH = '2025-06';
+/** The finance example's time zone (its workflow settings): its month is São Paulo's, UTC-3 in 2025. */
+export const EXAMPLE_TIME_ZONE = 'America/Sao_Paulo';
+/** The example month in São Paulo, as instants: [start, end). */
+export const EXAMPLE_MONTH_UTC = { from: '2025-06-01T03:00:00.000Z', to: '2025-07-01T03:00:00.000Z' };
 export const SAMPLE_VOUCHER_CODE = 'WELCOME-SAMPLE';
 /** Movements the demo adds to the example month: enough that Return All visibly pages. */
 export const DEMO_MONTH_MOVEMENTS = 3000;
@@ -111,11 +115,7 @@ export function demoExamples(sim: Simulator, filesDir: string): Workflow[] {
  */
 export function seedDemoData(sim: Simulator): void {
 	const businessId = sim.credentials.businessId;
-	const [year, month] = EXAMPLE_MONTH.split('-').map(Number);
-	addMovements(sim, businessId, DEMO_MONTH_MOVEMENTS, {
-		from: new Date(Date.UTC(year, month - 1, 1)).toISOString(),
-		to: new Date(Date.UTC(year, month, 1)).toISOString(),
-	});
+	addMovements(sim, businessId, DEMO_MONTH_MOVEMENTS, EXAMPLE_MONTH_UTC);
 	if (!vouchersOf(sim, businessId).some((v) => v.code === SAMPLE_VOUCHER_CODE)) addVoucher(sim, businessId, SAMPLE_VOUCHER_CODE);
 }
 
@@ -233,7 +233,7 @@ export async function main() {
   Simulator       ${sim.url}  (credentials "Sales & Payments (simulator)" point here)
 
   Workflows:
-    - Finance: export a month of movements to CSV   (Execute workflow: the CSV export writes the
+    - Finance: export a month of movements to Excel or CSV   (Execute workflow: the export writes the
       ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH} page by page into one file; it lands in ${demo.filesDir})
     - Marketing: look up and redeem a voucher code  (Execute workflow redeems the sample code
       ${SAMPLE_VOUCHER_CODE}; a second run shows the "already redeemed" answer. Activated, it answers

@@ -1,11 +1,12 @@
-import { zoneOffsetMs } from '../fields/dates';
+import { isoParts, readIsoParts, zoneOffsetMs } from '../fields/dates';
 import type { Utf8Builder } from './utf8';
 
 /**
  * The dates of the table outputs (File Options › Dates): which cells are dates, and their wall
  * time in the workflow's time zone (docs/exports.md, "Dates").
  *
- * A text is a date when it is an ISO 8601 date-time as the platform writes its timestamps:
+ * A text is a date when it is an ISO 8601 date-time as the platform writes its timestamps (the
+ * strict form of readIsoParts(), fields/dates.ts):
  * `YYYY-MM-DDThh:mm`, then optionally `:ss` and a fraction of 1 to 9 digits, then `Z` or `±hh:mm`,
  * on a real calendar day at a time of day (`2025-02-30`, `24:00` or a leap second stay texts). In
  * the fields the platform dates its records by (DATE_FIELDS), also the same without a zone (a wall
@@ -31,27 +32,6 @@ const LAST = 253_402_300_799;
 const EXCEL_EPOCH_DAYS = 25_569;
 /** Hours whose offset a ZoneClock keeps before it starts over (a run over 11 years of records). */
 const MAX_HOURS = 100_000;
-
-/** Two digits at `at`, or -1. */
-function two(text: string, at: number): number {
-	const a = text.charCodeAt(at) - 48;
-	const b = text.charCodeAt(at + 1) - 48;
-	return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
-/** Days since 1970-01-01 of a day of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-	const y = month <= 2 ? year - 1 : year;
-	const era = Math.floor(y / 400);
-	const yoe = y - era * 400;
-	const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-	return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
-}
-
-function daysInMonth(year: number, month: number): number {
-	if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-	return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-}
 
 /**
  * Offsets of one time zone from UTC, read from `Intl.DateTimeFormat` once per hour of UTC and kept:
@@ -92,6 +72,8 @@ export class DateCells {
 	/** Whether the last date read was a day alone (no time). */
 	dayOnly = false;
 	private readonly clock: ZoneClock;
+	/** What the ISO 8601 reader of fields/dates.ts found in the last text (reused). */
+	private readonly parts = isoParts();
 	/**
 	 * The texts written, kept: the last day's (`yyyy-mm-dd` and Excel's day number) and each second
 	 * of the day's (`hh:mm:ss` and Excel's fraction of a day, at most 86,400 of each, 3-4 MB), so that
@@ -116,45 +98,12 @@ export class DateCells {
 	wallSeconds(text: string, named: boolean): number {
 		const length = text.length;
 		if (length < 16 ? !(named && length === 10) : length > 35) return Number.NaN;
-		if (text.charCodeAt(4) !== 0x2d || text.charCodeAt(7) !== 0x2d) return Number.NaN;
-		const century = two(text, 0);
-		const yy = two(text, 2);
-		const year = 100 * century + yy;
-		const month = two(text, 5);
-		const day = two(text, 8);
-		if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return Number.NaN;
-		const days = daysFromCivil(year, month, day);
-		if (length === 10) {
-			this.dayOnly = true;
-			return inRange(days * DAY);
-		}
-		if (text.charCodeAt(10) !== 0x54 || text.charCodeAt(13) !== 0x3a) return Number.NaN;
-		const hour = two(text, 11);
-		const minute = two(text, 14);
-		if (hour < 0 || hour > 23 || minute < 0 || minute > 59) return Number.NaN;
-		let second = 0;
-		let at = 16;
-		if (text.charCodeAt(at) === 0x3a) {
-			second = two(text, 17);
-			if (second < 0 || second > 59) return Number.NaN;
-			at = 19;
-			if (text.charCodeAt(at) === 0x2e) {
-				const from = ++at;
-				while (at < length && at - from < 10 && text.charCodeAt(at) >= 0x30 && text.charCodeAt(at) <= 0x39) at++;
-				if (at === from || at - from > 9) return Number.NaN;
-			}
-		}
-		const local = days * DAY + hour * 3600 + minute * 60 + second;
-		this.dayOnly = false;
-		if (at === length) return named ? inRange(local) : Number.NaN;
-		const sign = text.charCodeAt(at);
-		if (sign === 0x5a) return at + 1 === length ? this.wall(local) : Number.NaN;
-		if ((sign !== 0x2b && sign !== 0x2d) || at + 6 !== length || text.charCodeAt(at + 3) !== 0x3a) return Number.NaN;
-		const offsetHours = two(text, at + 1);
-		const offsetMinutes = two(text, at + 4);
-		if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return Number.NaN;
-		const offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign === 0x2d ? -1 : 1);
-		return this.wall(local - offset);
+		const parts = this.parts;
+		if (!readIsoParts(text, true, parts)) return Number.NaN;
+		this.dayOnly = !parts.hasTime;
+		const local = parts.days * DAY + parts.seconds;
+		if (Number.isNaN(parts.offset)) return named ? inRange(local) : Number.NaN;
+		return this.wall(local - parts.offset);
 	}
 
 	/** The wall time of the instant `utc` (seconds since 1970). */

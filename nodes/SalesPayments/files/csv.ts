@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { DateCells } from './cellDates';
 import { isDateField } from './cellDates';
+import type { ChosenColumn } from './table';
 import { cellText, TableLayout } from './table';
 import type { Utf8Builder } from './utf8';
 import { asciiExcept } from './utf8';
@@ -38,6 +39,8 @@ export interface CsvOptions {
 	decimalComma?: boolean;
 	/** Dates as `yyyy-mm-dd hh:mm:ss` wall times of this reader's zone; unset: as the platform wrote them. */
 	dates?: DateCells;
+	/** File Options › Columns; unset: every field. */
+	columns?: ChosenColumn[];
 }
 
 export function isPlainNumber(text: string): boolean {
@@ -115,20 +118,27 @@ const NUMBER_PLAIN: Record<Delimiter, Uint8Array> = { ',': asciiExcept(','), ';'
 const LINE_END = Buffer.from('\r\n');
 
 export class CsvWriter {
-	readonly layout = new TableLayout();
+	readonly layout: TableLayout;
 	/** Per column: 1 when it is a field the platform dates records by (cellDates.ts). */
 	private dateColumns = new Uint8Array(0);
 
-	constructor(private readonly options: CsvOptions) {}
+	constructor(private readonly options: CsvOptions) {
+		this.layout = new TableLayout(Infinity, options.columns);
+	}
 
 	/** Writes the next page of records: the header line first, on the first page (Header Row). */
 	page(records: IDataObject[], out: Utf8Builder): void {
 		if (!this.layout.isStarted) {
 			const header = this.layout.start(records);
-			this.dateColumns = Uint8Array.from(header, (name) => (isDateField(name) ? 1 : 0));
+			this.dateColumns = Uint8Array.from(this.layout.fields, (name) => (isDateField(name) ? 1 : 0));
 			if (this.options.headerRow !== false) this.line(header, out, undefined);
 		}
 		for (const record of records) this.line(this.layout.row(record), out, this.options.dates);
+	}
+
+	/** The end of the file: an empty list with chosen columns still gets its header line. */
+	finish(out: Utf8Builder): void {
+		if (!this.layout.isStarted && this.options.columns) this.page([], out);
 	}
 
 	summary(): IDataObject {

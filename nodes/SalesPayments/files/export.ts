@@ -4,11 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ByteSource } from './byteSource';
 import { CsvWriter } from './csv';
 import type { FileOutput, FileSettings } from './fileOptions';
-import { FORMATS, readFileSettings } from './fileOptions';
+import { readFileSettings } from './fileOptions';
 import { HashedRecordSet } from './hashedRecords';
 import type { ListRequest } from '../paging/pages';
 import { walk } from '../paging/walk';
-import { Reconciliation } from './reconcile';
+import { Reconciliation, totalsWithMoney } from './reconcile';
 import { Utf8Builder } from './utf8';
 import { XlsxWriter } from './xlsx';
 import { ZIP_MAX_BYTES } from './zip';
@@ -64,13 +64,13 @@ export async function exportList(
 	shape?: (record: IDataObject) => IDataObject,
 ): Promise<FileItem> {
 	const settings = readFileSettings.call(this, i, output);
-	const { neutralizeFormulas, delimiter, headerRow, decimalComma, dates } = settings;
+	const { neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns } = settings;
 	const job: ExportJob = {
 		// The first page is handed over even when the list is empty: its totals are what the file reconciles with.
 		req: { ...req, readAhead: true, reportEmpty: true, autoMax: output === 'xlsxFile' ? XLSX_AUTO_MAX_CONCURRENCY : FILE_AUTO_MAX_CONCURRENCY },
 		settings,
 		shape,
-		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas, delimiter, headerRow, decimalComma, dates }) : undefined,
+		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns }) : undefined,
 		seen: new HashedRecordSet(),
 		sums: new Reconciliation(),
 		records: 0,
@@ -80,30 +80,32 @@ export async function exportList(
 	};
 	if (output === 'xlsxFile') {
 		const { sheetName, decimalAmounts } = settings;
-		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, tooLarge: () => tooLarge(this, job) });
+		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, columns, tooLarge: () => tooLarge(this, job) });
 	}
 	const source = new ByteSource((reuse) => fileChunks(this, job, reuse));
 	let binary;
 	try {
-		binary = await this.helpers.prepareBinaryData(source as unknown as Buffer, settings.fileName, FORMATS[output].mimeType);
+		binary = await this.helpers.prepareBinaryData(source as unknown as Buffer, settings.fileName, settings.mimeType);
 	} catch (error) {
 		// The walk's own error (a NodeApiError naming the page...), as Return All to items gives it.
 		throw source.failure ?? error;
 	}
 	const removed = job.records - job.met;
-	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals });
+	const money = settings.decimalAmounts;
+	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals, money });
 	if (!reconciled) {
 		this.logger.warn(`Sales & Payments: the file ${settings.fileName} does not add up to the platform's totals: ${(reconciliation.reasons as string[]).join('; ')}`);
 	}
 	const json: IDataObject = {
 		fileName: settings.fileName,
+		...(settings.note === undefined ? {} : { fileNameGiven: settings.given, fileNameNote: settings.note }),
 		records: job.records,
 		pages: job.pages,
 		...(job.csv ? job.csv.summary() : {}),
 		...(job.xlsx ? job.xlsx.summary() : {}),
 		repeatedRecordsSkipped: job.seen.repeats,
 		recordsRemovedWhileRead: removed,
-		totals: job.totals,
+		totals: money ? totalsWithMoney(job.totals) : job.totals,
 		reconciled,
 		reconciliation,
 	};
@@ -149,6 +151,7 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 		yield out.take(reuse);
 	}
+	csv?.finish(out);
 	xlsx?.finish(out);
 	// An empty list: only the byte order mark, if asked for.
 	if (out.size > 0) yield out.take(reuse);

@@ -7,6 +7,10 @@ import { DELIMITERS } from './csv';
 import { isTimeZone } from '../fields/dates';
 import { checkBoolean, checkOneOf } from '../fields/validation';
 import { fieldError } from '../transport/errors';
+import { isPlainObject } from '../transport/records';
+import type { ChosenColumn } from './table';
+import { nameFile } from './fileNames';
+import { XLSX_MAX_COLUMNS } from './xlsx';
 import { sheetNameProblem } from './xlsxParts';
 
 /**
@@ -17,12 +21,6 @@ import { sheetNameProblem } from './xlsxParts';
 
 export const FILE_OUTPUTS = ['csvFile', 'jsonLinesFile', 'xlsxFile'] as const;
 export type FileOutput = (typeof FILE_OUTPUTS)[number];
-
-export const FORMATS: Record<FileOutput, { extension: string; mimeType: string }> = {
-	csvFile: { extension: 'csv', mimeType: 'text/csv' },
-	jsonLinesFile: { extension: 'jsonl', mimeType: 'application/x-ndjson' },
-	xlsxFile: { extension: 'xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
-};
 
 /** The outputs written as a table (columns, header row): CSV and Excel. */
 const TABLE_OUTPUTS: FileOutput[] = ['csvFile', 'xlsxFile'];
@@ -57,6 +55,50 @@ export const fileOutputFields: INodeProperties[] = [
 				default: false,
 				description: 'Whether to start the file with a UTF-8 byte order mark, so that Excel reads accents and other non-ASCII letters right',
 				displayOptions: { show: { '/output': ['csvFile'] } },
+			},
+			{
+				displayName: 'Columns',
+				name: 'columns',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true, sortable: true },
+				placeholder: 'Add Column',
+				default: {},
+				description:
+					'The columns of the file, in this order, each under its own name if you give one. None: every field of the records (the default), fields that only later records have in a last _extraFields column.',
+				displayOptions: { show: { '/output': [...TABLE_OUTPUTS] } },
+				options: [
+					{
+						displayName: 'Column',
+						name: 'column',
+						values: [
+							{
+								displayName: 'Field',
+								name: 'field',
+								type: 'resourceLocator',
+								default: { mode: 'list', value: '' },
+								description: 'The field of the records this column holds; a field inside another is a dot path, e.g. customer.email',
+								modes: [
+									{
+										displayName: 'From List',
+										name: 'list',
+										type: 'list',
+										placeholder: 'Select a field...',
+										typeOptions: { searchListMethod: 'searchFileColumns', searchable: true },
+									},
+									{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. customer.email' },
+								],
+							},
+							{
+								displayName: 'Header Name',
+								name: 'header',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. Amount',
+								description: "The column's name in the header row. Empty: the field's.",
+							},
+						],
+					},
+				],
 			},
 			{
 				displayName: 'Dates',
@@ -121,8 +163,9 @@ export const fileOutputFields: INodeProperties[] = [
 				name: 'fileName',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. movements-2025-06.csv',
-				description: 'Name of the file. Empty: the list\'s name, e.g. movements.csv, movements.xlsx or movements.jsonl.',
+				placeholder: 'e.g. movements-2025-06',
+				description:
+					"Name of the file. It ends in the output's extension (.csv, .xlsx or .jsonl): added when missing, and put in place of another file type's (a .csv name for an Excel file). Empty: the list's name, e.g. movements.xlsx.",
 			},
 			{
 				displayName: 'Header Row',
@@ -156,7 +199,12 @@ export const fileOutputFields: INodeProperties[] = [
 
 export interface FileSettings {
 	property: string;
+	/** The name written, with the output's extension (fileNames.ts), its MIME type, and why it differs from File Name. */
 	fileName: string;
+	mimeType: string;
+	note?: string;
+	/** File Name as given. */
+	given: string;
 	bom: boolean;
 	neutralizeFormulas: boolean;
 	delimiter: Delimiter;
@@ -166,6 +214,8 @@ export interface FileSettings {
 	decimalAmounts: boolean;
 	/** Dates as wall times of the workflow's zone (Excel dates, or CSV date-time texts); unset: as the platform wrote them. */
 	dates?: DateCells;
+	/** File Options › Columns (CSV and Excel); unset: every field. */
+	columns?: ChosenColumn[];
 }
 
 /** The file settings of item `i`, checked before any request. */
@@ -176,10 +226,12 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 	}
 	const options = this.getNodeParameter('fileOptions', i, {}) as IDataObject;
 	let fileName = options.fileName ?? '';
-	if (fileName === '') fileName = `${plural(String(this.getNodeParameter('resource', i)))}.${FORMATS[output].extension}`;
+	// Empty: the list's name, given the output's extension below (movements.csv).
+	if (fileName === '') fileName = plural(String(this.getNodeParameter('resource', i)));
 	if (!isFileName(fileName)) {
 		fieldError(this, `File Name must be a file name of at most 200 characters, without / or \\ (got ${JSON.stringify(fileName)})`, i);
 	}
+	const naming = nameFile(fileName, output);
 	const sheetName = options.sheetName ?? 'Sheet';
 	const problem = typeof sheetName === 'string' ? sheetNameProblem(sheetName) : 'a text';
 	if (output === 'xlsxFile' && problem !== undefined) fieldError(this, `Sheet Name must be ${problem} (got ${JSON.stringify(sheetName)})`, i);
@@ -191,7 +243,8 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 			: output === 'csvFile' && checkOneOf.call(this, options.csvDates ?? 'isoText', CSV_DATES, i, 'Dates') === 'workflowZoneText';
 	return {
 		property,
-		fileName,
+		...naming,
+		given: fileName,
 		bom: checkBoolean.call(this, options.bom ?? false, i, 'Add Byte Order Mark (BOM)'),
 		neutralizeFormulas: checkBoolean.call(this, options.neutralizeFormulas ?? true, i, 'Neutralize Formulas'),
 		delimiter,
@@ -201,7 +254,28 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 		// Only operations whose records may hold amounts have the field (n8n drops hidden parameters).
 		decimalAmounts: this.getNodeParameter('decimalAmounts', i, false) === true,
 		dates: dates ? new DateCells(workflowTimeZone(this, i)) : undefined,
+		columns: output === 'jsonLinesFile' ? undefined : readColumns(this, options.columns, i, output === 'xlsxFile' ? XLSX_MAX_COLUMNS : Infinity),
 	};
+}
+
+/** File Options › Columns, checked: each a field (a dot path), named once, with its header name; undefined when none is chosen. */
+function readColumns(ctx: IExecuteFunctions, value: unknown, i: number, most: number): ChosenColumn[] | undefined {
+	const list = isPlainObject(value) ? value.column : undefined;
+	if (list === undefined || (Array.isArray(list) && list.length === 0)) return undefined;
+	if (!Array.isArray(list)) fieldError(ctx, `Columns must be a list of columns (got ${JSON.stringify(list)})`, i);
+	if (list.length > most) fieldError(ctx, `Columns: an Excel sheet holds at most ${most.toLocaleString('en-US')} columns (got ${list.length.toLocaleString('en-US')})`, i);
+	const seen = new Set<string>();
+	return list.map((entry: unknown, n) => {
+		const column = isPlainObject(entry) ? entry : {};
+		// A resource locator's value ({ mode, value }), or a text set by an expression.
+		const field = isPlainObject(column.field) ? column.field.value : column.field;
+		const header = column.header ?? '';
+		if (typeof field !== 'string' || field.trim() === '') fieldError(ctx, `Columns › Field of column ${n + 1} must name a field, e.g. createdAt or customer.email (got ${JSON.stringify(field ?? '')})`, i);
+		if (seen.has(field)) fieldError(ctx, `Columns › Field ${JSON.stringify(field)} is chosen twice: give each field one column`, i);
+		if (typeof header !== 'string') fieldError(ctx, `Columns › Header Name of column ${n + 1} must be a text (got ${JSON.stringify(header)})`, i);
+		seen.add(field);
+		return { field, header: header === '' ? field : header };
+	});
 }
 
 /** The workflow's time zone (Workflow Settings › Timezone, else n8n's default), when this runtime knows it. */

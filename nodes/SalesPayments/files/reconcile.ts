@@ -1,14 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Exact } from '../paging/totals';
+import { cameText, COUNT_FIELDS, figure, jsonOf, minus, moneyOf, readExact } from '../paging/totals';
+
 /**
  * Whether a file output adds up (docs/exports.md, "Does it add up?"): the rows written and, where
  * the list totals its amounts (movements' `totalValue`), the sum of the `valueInCents` written,
- * beside the platform's own count (`count`, `totalDocs` or `total`) and total. A mismatch is named
- * (Limit, records removed while read, rows the platform does not count, a value that differs) and
- * never fails the export: the summary says `reconciled: false` and why.
- *
- * Cents are added as whole numbers: exact while the sum stays within 2^53 (90 trillion in any
- * currency); past it, or with a value that is not a whole number, the sum is not claimed.
+ * beside each count the list gives (`totalDocs`, `count`, `total`) and its total, all read as the
+ * walk reads them (paging/totals.ts). `reconciled` is true only when every one of them was read and
+ * matched; a figure that cannot be read or summed is named with what came. A mismatch never fails
+ * the export: the summary says `reconciled: false` and why, with exact figures.
  */
 
 /** What the walk tells about the list when the export ends. */
@@ -21,60 +22,135 @@ export interface ListFacts {
 	limit?: number;
 	/** The list's own totals (the last page of the reading that finished, without the page's fields). */
 	totals: IDataObject;
+	/** Add Decimal Amounts: money beside the cents. */
+	money?: boolean;
 }
 
-const COUNT_FIELDS = ['count', 'totalDocs', 'total'];
+/** Rows named in a reason, of those whose value cannot be added up. */
+const NAMED_ROWS = 3;
 
-const n = (value: number) => value.toLocaleString('en-US');
-const rowsOf = (count: number) => `${n(count)} ${count === 1 ? 'row' : 'rows'}`;
+const rowsOf = (count: number) => `${figure(count)} ${count === 1 ? 'row' : 'rows'}`;
+const whole = (units: bigint): Exact => ({ units, scale: 0 });
 
 export class Reconciliation {
-	private cents = 0;
-	/** Rows whose `valueInCents` is not a whole number (or the sum passed 2^53). */
+	/** The sum while it is a safe integer, moved into `big` before it would pass 2^53: exact in any order. */
+	private small = 0;
+	private big = 0n;
+	/** Rows whose `valueInCents` is not a whole number, and the first few of them. */
 	private unsummed = 0;
+	private readonly unsummedIn: string[] = [];
 
 	/** Adds the values of the records written. */
 	add(records: IDataObject[]): void {
 		for (const record of records) {
 			const value = record.valueInCents;
-			if (typeof value === 'number' && Number.isSafeInteger(value) && Number.isSafeInteger(this.cents + value)) this.cents += value;
-			else this.unsummed++;
+			if (typeof value === 'number' && Number.isSafeInteger(value)) {
+				const sum = this.small + value;
+				if (Number.isSafeInteger(sum)) this.small = sum;
+				else {
+					this.big += BigInt(this.small) + BigInt(value);
+					this.small = 0;
+				}
+				continue;
+			}
+			const exact = readExact(value);
+			if (exact !== undefined && exact.scale === 0) this.big += exact.units;
+			else this.skip(record, value);
+		}
+	}
+
+	private skip(record: IDataObject, value: unknown): void {
+		this.unsummed++;
+		if (this.unsummedIn.length < NAMED_ROWS) {
+			const id = typeof record.id === 'string' || typeof record.id === 'number' ? `record ${String(record.id)}` : 'a record without an id';
+			this.unsummedIn.push(`${id}: ${cameText(value)}`);
 		}
 	}
 
 	/** `reconciled` and `reconciliation` for the summary. */
-	result({ rows, removed, limit, totals }: ListFacts): { reconciled: boolean; reconciliation: IDataObject } {
+	result({ rows, removed, limit, totals, money }: ListFacts): { reconciled: boolean; reconciliation: IDataObject } {
 		const reasons: string[] = [];
-		const countField = COUNT_FIELDS.find((name) => typeof totals[name] === 'number');
-		const count = countField === undefined ? undefined : (totals[countField] as number);
-		const totalValue = typeof totals.totalValue === 'number' ? totals.totalValue : undefined;
-		const limited = limit !== undefined && count !== undefined && limit < count;
 		const reconciliation: IDataObject = { rows };
-		if (countField !== undefined) reconciliation[countField] = count;
-		if (totalValue !== undefined) {
-			reconciliation.valueInCents = this.unsummed === 0 ? this.cents : null;
-			reconciliation.totalValue = totalValue;
+		const given = COUNT_FIELDS.filter((name) => totals[name] !== undefined);
+		const counts: Array<[string, bigint]> = [];
+		for (const name of given) {
+			const exact = readExact(totals[name]);
+			reconciliation[name] = exact === undefined ? (totals[name] as IDataObject[string]) : jsonOrNumber(exact, totals[name]);
+			if (exact === undefined) reasons.push(`the platform's ${name} is ${cameText(totals[name])}, not a number: the rows were not compared with it`);
+			else if (exact.scale > 0 || exact.units < 0n) reasons.push(`the platform's ${name} is ${figure(exact)}, not a whole number of records: ${rowsOf(rows)} written`);
+			else counts.push([name, exact.units]);
 		}
-		if (count === undefined) reasons.push('the platform gave no count of the list (count, totalDocs or total) to compare the rows with');
-		else if (limited) reasons.push(`Limit: ${n(rows)} of the list's ${n(count)} records written, and the platform's totals count them all`);
-		else {
+		if (given.length === 0) reasons.push('the platform gave no count of the list (totalDocs, count or total) to compare the rows with');
+		const limited = limit !== undefined && counts.some(([, count]) => BigInt(limit) < count);
+		if (limited) {
+			reasons.push(`Limit: ${figure(rows)} of the list's ${figure(counts.find(([, count]) => BigInt(limit) < count)![1])} records written, and the platform's totals count them all`);
+		} else {
 			if (removed > 0) reasons.push(`${rowsOf(removed)} of records removed from the list while it was read (recordsRemovedWhileRead)`);
-			if (rows - removed !== count) {
+			const kept = BigInt(rows - removed);
+			for (const [name, count] of counts) {
+				if (kept === count) continue;
 				reasons.push(
-					`${rowsOf(rows - removed)} of the list as it ended written, the platform counts ${n(count)}` +
-						(rows - removed > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
+					`${rowsOf(rows - removed)} of the list as it ended written, the platform's ${name} is ${figure(count)}` +
+						(kept > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
 				);
 			}
 		}
-		if (totalValue !== undefined && !limited) {
-			if (this.unsummed > 0) reasons.push(`${rowsOf(this.unsummed)} without a whole valueInCents (or the sum passed 2^53): the values were not added up`);
-			else if (this.cents !== totalValue) {
-				reasons.push(
-					`the valueInCents written add up to ${n(this.cents)}, the platform's totalValue is ${n(totalValue)} (${this.cents > totalValue ? '+' : ''}${n(this.cents - totalValue)}): records changed while the list was read, or rows the totals leave out`,
-				);
-			}
-		}
+		if (totals.totalValue !== undefined) this.values(totals.totalValue, limited, reconciliation, reasons, money === true);
 		reconciliation.reasons = reasons;
 		return { reconciled: reasons.length === 0, reconciliation };
 	}
+
+	/** The sum of the values written beside the list's `totalValue`. */
+	private values(came: unknown, limited: boolean, reconciliation: IDataObject, reasons: string[], money: boolean): void {
+		const sum = this.big + BigInt(this.small);
+		const total = readExact(came);
+		reconciliation.valueInCents = this.unsummed === 0 ? jsonOf(sum) : null;
+		reconciliation.totalValue = total === undefined ? (came as IDataObject[string]) : jsonOrNumber(total, came);
+		if (money) {
+			if (this.unsummed === 0) reconciliation.value = moneyOf(sum);
+			if (total !== undefined && total.scale === 0) reconciliation.totalValueDecimal = moneyOf(total.units);
+		}
+		if (total === undefined) {
+			reasons.push(`the platform's totalValue is ${cameText(came)}, not a number: the values written were not compared with it`);
+			return;
+		}
+		if (limited) return;
+		if (this.unsummed > 0) {
+			const more = this.unsummed > this.unsummedIn.length ? ', ...' : '';
+			reasons.push(
+				`${rowsOf(this.unsummed)} whose valueInCents is not a whole number of cents (${this.unsummedIn.join('; ')}${more}): the values were not added up, nor compared with totalValue`,
+			);
+		} else if (total.scale > 0) {
+			reasons.push(`the platform's totalValue is ${figure(total)}, not a whole number of cents: the valueInCents written add up to ${figure(sum)}`);
+		} else if (sum !== total.units) {
+			const diff = minus(whole(sum), total);
+			reasons.push(
+				`the valueInCents written add up to ${figure(sum)}, the platform's totalValue is ${figure(total)} (${diff.units > 0n ? '+' : ''}${figure(diff)}): records changed while the list was read, or rows the totals leave out`,
+			);
+		}
+	}
+}
+
+/** A figure as the reconciliation shows it: a number as it came, a text read as a number (exact digits past 2^53). */
+function jsonOrNumber(exact: Exact, came: unknown): number | string {
+	if (typeof came === 'number') return came;
+	return exact.scale === 0 ? jsonOf(exact.units) : (came as string);
+}
+
+/**
+ * The list's totals with money beside the cents (Add Decimal Amounts): `totalValue` 2516990 gets
+ * `totalValueDecimal` 25169.9, a `...InCents` total its decimal as records get it. Exact; a figure
+ * that is not a whole number gets none.
+ */
+export function totalsWithMoney(totals: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [name, value] of Object.entries(totals)) {
+		out[name] = value;
+		const base = name === 'totalValue' ? 'totalValueDecimal' : /^(.+)InCents$/.exec(name)?.[1];
+		const cents = base === undefined ? undefined : readExact(value);
+		if (base === undefined || cents === undefined || cents.scale > 0) continue;
+		const decimal = base in totals ? `${base}Decimal` : base;
+		if (!(decimal in totals)) out[decimal] = moneyOf(cents.units);
+	}
+	return out;
 }

@@ -9,14 +9,24 @@ import { isPlainObject } from '../transport/records';
  * Cells: nested objects are flattened into dot paths (`customer.email`); an empty object gives no
  * cell; arrays are written as JSON text; null is an empty cell.
  *
- * Columns: the header is written before the first row, so the columns are every field of the
- * first page, in the order they first appear. A field that only a later record has is not
- * dropped: the last column, `_extraFields`, holds such fields of its record as a JSON object
+ * Columns chosen (File Options › Columns): those fields in that order, each under its header name;
+ * a chosen path that holds an object gets its JSON text; the other fields are left out (no
+ * `_extraFields`), and a chosen field that no record has is an empty column the summary names.
+ *
+ * Every field (the default): the header is written before the first row, so the columns are every
+ * field of the first page, in the order they first appear. A field that only a later record has is
+ * not dropped: the last column, `_extraFields`, holds such fields of its record as a JSON object
  * (`{"refundedAt":"2025-06-02T10:00:00.000Z"}`; empty when there are none), and the summary
  * names them. The column is always there, so that every export of a list has the same columns
  * whatever its length. A table with a most columns (the .xlsx: Excel's 16,384) gives the fields of
  * the first page past it no column either: they go to `_extraFields` the same way.
  */
+
+/** A column chosen in File Options › Columns: a field (dot path) and its name in the header. */
+export interface ChosenColumn {
+	field: string;
+	header: string;
+}
 
 export const EXTRA_COLUMN = '_extraFields';
 /** Names of fields outside the columns listed in the summary; more are counted. */
@@ -55,38 +65,55 @@ export class TableLayout {
 	/** The cells of the row being placed, and which columns it has filled (reused row to row). */
 	private cells: unknown[] = [];
 	private filled = new Uint8Array(0);
+	/** Chosen columns: which of them some record has. */
+	private found = new Uint8Array(0);
 	private readonly extraNames = new Set<string>();
 	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
 	private moreExtraNames = false;
 	private recordsWithExtra = 0;
+	/** The leaves of the first page's records (the .xlsx finds its decimal amounts among them). */
+	readonly firstPageFields = new Set<string>();
 
 	get isStarted(): boolean {
 		return this.started;
 	}
 
-	/** Column names, `_extraFields` last. */
-	get header(): string[] {
-		return [...this.columns.keys(), this.extraColumn];
+	/** The fields of the columns, in order (`_extraFields` not included). */
+	get fields(): string[] {
+		return [...this.columns.keys()];
 	}
 
-	/** `maxColumns`: the most columns, `_extraFields` included (default: no bound). */
-	constructor(private readonly maxColumns = Infinity) {}
+	/** Column names: the chosen header names, or the fields with `_extraFields` last. */
+	get header(): string[] {
+		return this.chosen ? this.chosen.map((c) => c.header) : [...this.columns.keys(), this.extraColumn];
+	}
 
-	/** Fixes the columns from the first page: every field, in the order they first appear (within the most columns). */
+	/** `maxColumns`: the most columns, `_extraFields` included (default: no bound); `chosen`: File Options › Columns. */
+	constructor(
+		private readonly maxColumns = Infinity,
+		private readonly chosen?: ChosenColumn[],
+	) {
+		if (chosen) for (const { field } of chosen) this.columns.set(field, this.columns.size);
+	}
+
+	/** Fixes the columns from the first page (every field in the order they first appear, within the most columns), unless chosen. */
 	start(firstPage: IDataObject[]): string[] {
 		const past = new Set<string>();
 		for (const record of firstPage) {
 			for (const [path] of flatten(record)) {
-				if (this.columns.has(path)) continue;
+				this.firstPageFields.add(path);
+				if (this.chosen || this.columns.has(path)) continue;
 				if (this.columns.size < this.maxColumns - 1) this.columns.set(path, this.columns.size);
 				else past.add(path);
 			}
 		}
 		this.pastLastColumn = past.size;
-		while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
+		if (!this.chosen) while (this.columns.has(this.extraColumn)) this.extraColumn = `_${this.extraColumn}`;
 		this.started = true;
-		this.cells = new Array<unknown>(this.columns.size + 1).fill(undefined);
+		const width = this.chosen ? this.columns.size : this.columns.size + 1;
+		this.cells = new Array<unknown>(width).fill(undefined);
 		this.filled = new Uint8Array(this.columns.size);
+		this.found = new Uint8Array(this.columns.size);
 		return this.header;
 	}
 
@@ -104,6 +131,14 @@ export class TableLayout {
 
 	/** What the summary says of the columns. */
 	summary(): IDataObject {
+		if (this.chosen) {
+			const renamed = this.chosen.some((c) => c.header !== c.field);
+			return {
+				columns: this.fields,
+				...(renamed ? { headers: this.header } : {}),
+				fieldsNotFound: this.fields.filter((_, k) => this.found[k] === 0),
+			};
+		}
 		return {
 			columns: [...this.columns.keys()],
 			extraFields: [...this.extraNames],
@@ -122,16 +157,19 @@ export class TableLayout {
 		for (const key of Object.keys(record)) {
 			const value = record[key];
 			const path = prefix === '' ? key : `${prefix}.${key}`;
-			if (isPlainObject(value)) {
-				extra = this.place(value, path, extra);
-				continue;
-			}
 			const at = this.columns.get(path);
-			if (at !== undefined && this.filled[at] === 0) {
-				this.filled[at] = 1;
-				this.cells[at] = value;
+			if (isPlainObject(value)) {
+				if (at === undefined || !this.chosen) extra = this.place(value, path, extra);
+				// A chosen path that holds an object: its JSON text.
+				else if (this.filled[at] === 0) this.fill(at, JSON.stringify(value));
 				continue;
 			}
+			if (at !== undefined && this.filled[at] === 0) {
+				this.fill(at, value);
+				continue;
+			}
+			// Chosen columns: the other fields are left out.
+			if (this.chosen) continue;
 			// A field outside the columns (or a dotted key equal to a nested path already placed).
 			extra ??= new Map();
 			let name = path;
@@ -140,6 +178,12 @@ export class TableLayout {
 			this.noteExtra(path);
 		}
 		return extra;
+	}
+
+	private fill(at: number, value: unknown): void {
+		this.filled[at] = 1;
+		this.found[at] = 1;
+		this.cells[at] = value;
 	}
 
 	private noteExtra(path: string): void {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { DateCells } from './cellDates';
 import { isDateField } from './cellDates';
+import type { ChosenColumn } from './table';
 import { TableLayout } from './table';
 import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
@@ -36,6 +37,8 @@ export interface XlsxOptions {
 	decimalAmounts: boolean;
 	/** Dates as date-time cells in this reader's time zone; unset: dates stay texts, as the platform wrote them. */
 	dates?: DateCells;
+	/** File Options › Columns; unset: every field. */
+	columns?: ChosenColumn[];
 	/** Rows per sheet, header included (tests lower it). */
 	maxRows?: number;
 	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
@@ -111,7 +114,7 @@ export function xmlText(text: string, replaced?: { count: number }): string {
 
 
 export class XlsxWriter {
-	readonly layout = new TableLayout(XLSX_MAX_COLUMNS);
+	readonly layout: TableLayout;
 	private readonly zip: ZipWriter;
 	private readonly maxRows: number;
 	private readonly sheets: string[] = [];
@@ -136,6 +139,7 @@ export class XlsxWriter {
 	constructor(private readonly options: XlsxOptions) {
 		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
 		this.maxRows = options.maxRows ?? XLSX_MAX_ROWS;
+		this.layout = new TableLayout(XLSX_MAX_COLUMNS, options.columns);
 	}
 
 	/** Writes the next page of records (the sheet, its header first, on the first page). */
@@ -159,10 +163,9 @@ export class XlsxWriter {
 	/** The end of the file: the last sheet's end, the workbook's parts, the ZIP's directory. */
 	finish(out: Utf8Builder): void {
 		if (!this.layout.isStarted) {
-			// An empty list: one empty sheet (no header: the columns come from the first page).
-			this.layout.start([]);
-			this.start([]);
-			this.openSheet(out, false);
+			// An empty list: one empty sheet (a header only for chosen columns: else they come from the first page).
+			this.start(this.layout.start([]));
+			this.openSheet(out, this.options.headerRow && this.options.columns !== undefined);
 		}
 		this.closeSheet(out);
 		for (const [name, xml] of workbookParts(this.sheets)) this.zip.entry(name, XML_DECLARATION + xml, out);
@@ -178,21 +181,22 @@ export class XlsxWriter {
 		};
 	}
 
-	/** The columns' letters and styles, from the header. */
+	/** The columns' letters and styles, from the header and the fields. */
 	private start(header: string[]): void {
+		const fields = this.layout.fields;
 		this.header = header;
 		this.letters = header.map((_, n) => columnLetters(n));
-		this.dateColumns = Uint8Array.from(header, (name) => (isDateField(name) ? 1 : 0));
-		const names = new Set(header);
+		this.dateColumns = Uint8Array.from(fields, (name) => (isDateField(name) ? 1 : 0));
+		const names = this.layout.firstPageFields;
 		const decimals = new Set<string>();
 		if (this.options.decimalAmounts) {
-			for (const name of header) {
+			for (const name of names) {
 				const base = /^(.+)InCents$/.exec(name)?.[1];
 				// Add Decimal Amounts puts `value` next to `valueInCents`, or `valueDecimal` when the record has a `value` already.
 				if (base !== undefined) decimals.add(names.has(`${base}Decimal`) ? `${base}Decimal` : base);
 			}
 		}
-		this.styles = header.map((name) => (decimals.has(name) ? ` s="${STYLE_DECIMAL}"` : ''));
+		this.styles = header.map((_, k) => (decimals.has(fields[k]) ? ` s="${STYLE_DECIMAL}"` : ''));
 	}
 
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
@@ -311,7 +315,7 @@ export class XlsxWriter {
 
 	/** Names the cell of column `k` of the row being written, among the first few. */
 	private name(list: NamedCell[], k: number): void {
-		if (list.length < MAX_NAMED) list.push({ id: this.recordId, field: this.header[k] });
+		if (list.length < MAX_NAMED) list.push({ id: this.recordId, field: this.layout.fields[k] ?? this.header[k] });
 	}
 }
 

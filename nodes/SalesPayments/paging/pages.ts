@@ -7,6 +7,7 @@ import type { Pacer } from '../transport/pacer';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
 import { isPlainObject, describeValue } from '../transport/records';
+import { readCount, readNumber as num } from './totals';
 
 /**
  * One page of a list, read as the walk (walk.ts) asks for it: the request (page size refused or
@@ -25,14 +26,14 @@ export interface Page {
 	records: IDataObject[];
 	currentPage?: number;
 	totalPages?: number;
-	/** `totalDocs`, or `count`/`total` where a list names its total so. */
+	/** The list's count: `totalDocs`, or `count`/`total` where a list names it so (totals.ts reads it). */
 	totalDocs?: number;
 	hasNext?: boolean;
 	/** Null when the answer says there is no next page. */
 	nextPage?: number | null;
 	/** The page size the platform says it used. */
 	limit?: number;
-	/** The answer without its records (counts, sums). */
+	/** The answer without its records (counts, sums; those of a page object holding the records first). */
 	summary: IDataObject;
 }
 
@@ -69,11 +70,6 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 
 class WrongShape extends Error {}
 
-function num(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-
 /**
  * Reads a list answer (the body with its envelope). Records are under `docs` or `itemsKey`
  * (`movements`, `paymentLinks`), which may hold an array or a page object with its own `docs` or
@@ -97,15 +93,17 @@ export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 	if (!Array.isArray(list)) {
 		throw new WrongShape(list === undefined ? `the answer has no \`${where}\` list of records` : `\`${where}\` is ${describeValue(list)}, not a list of records`);
 	}
-	const field = (name: string): unknown => holder?.[name] ?? data[name];
+	// One view of the page's fields, those of the object holding the records first: the walk and the reconciliation read the same.
 	const summary: IDataObject = {};
 	for (const name of Object.keys(data)) if (name !== key && name !== 'docs') summary[name] = data[name];
+	if (holder) for (const name of Object.keys(holder)) if (name !== 'docs' && name !== 'items' && (holder[name] ?? null) !== null) summary[name] = holder[name];
+	const field = (name: string): unknown => summary[name];
 	const [nextPage, hasNext] = [field('nextPage'), field('hasNext')];
 	return {
 		records: checkRecords(list, where, pageNo),
 		currentPage: num(field('currentPage') ?? field('page')),
 		totalPages: num(field('totalPages')),
-		totalDocs: num(field('totalDocs') ?? field('count') ?? field('total')),
+		totalDocs: readCount(summary),
 		hasNext: typeof hasNext === 'boolean' ? hasNext : undefined,
 		nextPage: nextPage === null ? null : num(nextPage),
 		limit: num(field('limit')),

@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ListRequest } from '../paging/pages';
+import { readCount } from '../paging/totals';
 import { walk as pagesOf } from '../paging/walk';
 import { recordId } from './recordFields';
 
@@ -94,10 +95,10 @@ function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
+/** The list's count as the walk reads it (paging/totals.ts), when it is a whole number. */
 function totalOf(summary: IDataObject): number | undefined {
-	const value = summary.totalDocs ?? summary.count ?? summary.total;
-	const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-	return Number.isInteger(n) && n >= 0 ? n : undefined;
+	const n = readCount(summary);
+	return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /**

@@ -46,6 +46,8 @@ interface ExportSpec {
 	output: Output;
 	target: Target;
 	records: number;
+	/** Another build (--against), else this one. */
+	packageDir?: string;
 }
 
 interface ExportRun {
@@ -71,6 +73,8 @@ export interface ExportRow extends RunFigures {
 	vsCsv: number;
 	sameRecords: boolean;
 	errors: number;
+	/** The build measured, with --against (its label); this build when unset. */
+	build?: string;
 }
 
 function parameters(spec: ExportSpec, limit?: number) {
@@ -91,12 +95,12 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		await useBinaryMode('filesystem');
 	}
 	const { executeNode } = await import('./n8n-run');
-	await executeNode(parameters(spec, 10), { ...spec.target }, undefined, undefined, TIMEZONE);
+	await executeNode(parameters(spec, 10), { ...spec.target }, spec.packageDir, undefined, TIMEZONE);
 	let items: Awaited<ReturnType<typeof executeNode>> = [];
 	let error: string | undefined;
 	const { wallMs, cpuMs, memory } = await measureMemory(async () => {
 		try {
-			items = await executeNode(parameters(spec), { ...spec.target }, undefined, undefined, TIMEZONE);
+			items = await executeNode(parameters(spec), { ...spec.target }, spec.packageDir, undefined, TIMEZONE);
 		} catch (e) {
 			error = (e as Error).message;
 		}
@@ -185,6 +189,8 @@ export async function measureExports(options: {
 	log: (line: string) => void;
 	env?: NodeJS.ProcessEnv;
 	records?: number;
+	/** --against: that build's rows too, each run right after this build's of the same output. */
+	against?: { dir: string; label: string };
 }): Promise<ExportRow[]> {
 	const records = options.records ?? 1_000_000;
 	const { startSimulator } = await import('../simulator/server');
@@ -198,18 +204,23 @@ export async function measureExports(options: {
 		addMovements(sim, target.businessId, records - existing);
 		options.log(`export: simulator on ${sim.url} with ${records.toLocaleString('en-US')} movements`);
 		const runs: Record<Output, ExportRun[]> = { items: [], csvFile: [], jsonLinesFile: [], xlsxFile: [] };
+		const againstRuns: Record<Output, ExportRun[]> = { items: [], csvFile: [], jsonLinesFile: [], xlsxFile: [] };
+		const { against } = options;
 		for (let r = 0; r < options.repeats; r++) {
 			for (const output of r % 2 ? [...OUTPUTS].reverse() : OUTPUTS) {
-				sim.clearRequests();
-				runs[output].push(await runExportChild({ output, target, records }, env));
+				// With --against, the two builds of an output back to back; which goes first alternates from output to output and round to round.
+				const builds = against ? ((r + OUTPUTS.indexOf(output)) % 2 ? [against.dir, undefined] : [undefined, against.dir]) : [undefined];
+				for (const packageDir of builds) {
+					sim.clearRequests();
+					(packageDir ? againstRuns : runs)[output].push(await runExportChild({ output, target, records, packageDir }, env));
+				}
 			}
-			options.log(
-				`  export round ${r + 1}/${options.repeats}: ${OUTPUTS.map((o) => `${o} ${runs[o].at(-1)!.wallMs} ms ${runs[o].at(-1)!.rssDeltaMb} MB`).join(', ')} (load ${os.loadavg()[0].toFixed(2)})`,
-			);
+			const figures = (all: Record<Output, ExportRun[]>) => OUTPUTS.map((o) => `${o} ${all[o].at(-1)!.wallMs} ms ${all[o].at(-1)!.rssDeltaMb} MB`).join(', ');
+			options.log(`  export round ${r + 1}/${options.repeats}: ${figures(runs)}${against ? `; ${against.label}: ${figures(againstRuns)}` : ''} (load ${os.loadavg()[0].toFixed(2)})`);
 		}
 		const reference = runs.items.find((x) => !x.error)?.digest;
-		const row = (output: Output, id: string): Omit<ExportRow, 'vsItems' | 'vsCsv'> => {
-			const all = runs[output];
+		const row = (output: Output, id: string, from = runs): Omit<ExportRow, 'vsItems' | 'vsCsv'> => {
+			const all = from[output];
 			for (const x of all) if (x.error) options.log(`  ${id}: ERROR ${x.error}`);
 			const wallMs = Math.round(median(all.map((x) => x.wallMs)));
 			return {
@@ -234,9 +245,12 @@ export async function measureExports(options: {
 			jsonLinesFile: 'export/jsonl-filesystem',
 			xlsxFile: 'export/xlsx-filesystem',
 		};
-		const all = OUTPUTS.map((output) => row(output, ids[output]));
 		const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-		return all.map((r) => ({ ...r, vsItems: ratio(r.wallMs, all[0].wallMs), vsCsv: ratio(r.wallMs, all[1].wallMs) }));
+		const rowsOf = (from: Record<Output, ExportRun[]>, build?: string) => {
+			const all = OUTPUTS.map((output) => row(output, build ? `${ids[output]}@${build}` : ids[output], from));
+			return all.map((r) => ({ ...r, vsItems: ratio(r.wallMs, all[0].wallMs), vsCsv: ratio(r.wallMs, all[1].wallMs), ...(build ? { build } : {}) }));
+		};
+		return [...rowsOf(runs), ...(against ? rowsOf(againstRuns, against.label) : [])];
 	} finally {
 		await sim.close();
 		rmSync(userFolder, { recursive: true, force: true });
@@ -255,7 +269,7 @@ export function exportMarkdown(rows: ExportRow[]): string[] {
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
 		...rows.map(
 			(r) =>
-				`| ${r.output === 'items' ? `Items (Max Records ${r.records.toLocaleString('en-US')})` : LABELS[r.output as Output]} | ${r.runs} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.vsItems} | ${r.vsCsv ?? ''} | ${r.recordsPerSecond.toLocaleString('en-US')} | ${r.cpuMs} | ${r.rssDeltaMb} | ${r.heapDeltaMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`,
+				`| ${r.output === 'items' ? `Items (Max Records ${r.records.toLocaleString('en-US')})` : LABELS[r.output as Output]}${r.build ? ` (${r.build})` : ''} | ${r.runs} | ${r.wallMs} | ${Math.min(...r.runsMs)}-${Math.max(...r.runsMs)} | ${r.vsItems} | ${r.vsCsv ?? ''} | ${r.recordsPerSecond.toLocaleString('en-US')} | ${r.cpuMs} | ${r.rssDeltaMb} | ${r.heapDeltaMb} | ${r.fileBytes === undefined ? '' : `${(r.fileBytes / 1024 ** 2).toFixed(1)} MB`} | ${r.sameRecords ? 'yes' : 'NO'} |`,
 		),
 	];
 	if (csv) {

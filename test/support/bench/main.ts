@@ -41,7 +41,7 @@
  * Options: --quick (1 round, fewer cases), --no-build, --repeats N (rounds, default 5),
  * --against <git ref> (--baseline: its earlier name), --lists-only (steps 1-4, no trigger, export or package),
  * --profile <dir> (a V8 CPU profile of each list case's measured work, last round, in <dir>),
- * --only export (the export rows only: they replace those of bench/results.json, whose other rows
+ * --only export (the export rows only, with --against that build's beside them: they replace those of bench/results.json, whose other rows
  * stay as the last full run measured them), --only peer, --only network, --only burst (the same
  * for the peer, the network or the burst rows; --rtt 200 or --rtt 20,200 picks round trips; the
  * burst with --against measures that ref's build too).
@@ -56,6 +56,7 @@ import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
 import { benchBurst, burstMarkdown } from './burst';
+import type { ExportRow } from './export';
 import { exportMarkdown, measureExports } from './export';
 import { measureNetwork, networkMarkdown } from './network';
 import type { Results } from './report';
@@ -164,7 +165,15 @@ async function main(): Promise<void> {
 		MAX_PAGE_SIZE: number;
 	};
 	if (option('--only') === 'export') {
-		const exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env: { ...process.env, NODE_ENV: 'production' }, records: quick ? 100_000 : undefined });
+		// With --against, that build's export rows beside this one's, in the same rounds.
+		const builtExport = againstRef ? buildAgainst(againstRef, log) : undefined;
+		const againstExport = builtExport && againstRef ? { dir: builtExport.dir, label: againstRef.startsWith(builtExport.sha) ? builtExport.sha : `${againstRef}@${builtExport.sha}` } : undefined;
+		let exportRows: ExportRow[];
+		try {
+			exportRows = await measureExports({ repeats: Math.min(repeats, 3), log, env: { ...process.env, NODE_ENV: 'production' }, records: quick ? 100_000 : undefined, against: againstExport });
+		} finally {
+			builtExport?.remove();
+		}
 		const file = path.join(OUT_DIR, 'results.json');
 		const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
 		if (previous) {

@@ -4,7 +4,7 @@
  * and "From list" search methods run through n8n-core's own LoadOptionsContext.
  */
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodeType } from 'n8n-workflow';
+import type { INode, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ACTION_TYPE, CredentialsHelper, loadPackage, makeAdditionalData } from '../harness/n8n-core';
@@ -43,6 +43,8 @@ export async function runListSearch(
 	method: string,
 	filter?: string,
 	paginationToken?: string,
+	/** The node's parameters as the editor holds them (getCurrentNodeParameter reads them). */
+	parameters: INodeParameters = {},
 ): Promise<INodeListSearchResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const node: INode = {
@@ -51,11 +53,12 @@ export async function runListSearch(
 		type: ACTION_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: {},
+		parameters,
 		credentials: { salesPaymentsApi: { id: 'cred-salesPaymentsApi', name: 'salesPaymentsApi' } },
 	};
 	const workflow = new Workflow({ id: 'list-search', nodes: [node], connections: {}, nodeTypes, active: false });
 	const additionalData = makeAdditionalData(new CredentialsHelper(credentialTypes, dataCredentials(sim)));
+	additionalData.currentNodeParameters = parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 	const type = nodeTypes.getByNameAndVersion(ACTION_TYPE, 1) as INodeType;
 	const search = type.methods?.listSearch?.[method];
