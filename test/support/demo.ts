@@ -242,6 +242,8 @@ export async function main() {
       see its executions, and the summaries at ${sim.url}/__sim/inbox)
     - Finance: tell the finance team about new refund requests  (a polling trigger: activate it, then
       POST {} to ${sim.url}/__sim/records/refunds; the message lands in the same inbox within a minute)
+    - Shop: fulfil each paid order once, and miss none  (the webhook trigger with a polling trigger
+      beside it, Order › Get and Remove Duplicates: activate it to try; docs/examples.md explains it)
 
   Your edits are saved: workflows, credentials and executions you change in n8n stay while the demo
   runs (in ${n8n.userFolder}). Restarting \`npm run demo\` resets everything: that folder is recreated
