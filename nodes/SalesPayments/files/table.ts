@@ -38,11 +38,7 @@ export function cellText(value: unknown): string {
 }
 
 
-/**
- * The columns of a table written page by page: fixed by the first page, each later record's
- * leaves put into them, the rest into `_extraFields`. Cells keep their values (the CSV writes
- * them as text, the .xlsx with their type).
- */
+/** The columns, fixed by the first page; cells keep their values (the CSV writes text, the .xlsx typed cells). */
 export class TableLayout {
 	private columns = new Map<string, number>();
 	/** Fields of the first page left without a column by the most columns. */

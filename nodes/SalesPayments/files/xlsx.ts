@@ -9,7 +9,7 @@ import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADE
 import { ZipWriter } from './zip';
 
 /**
- * Output › Excel File (docs/exports.md, "Excel"): a workbook written page by page in an uncompressed
+ * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in an uncompressed
  * ZIP (zip.ts), with the CSV's columns. Cells keep their type; texts are inline strings, never
  * formulas, so nothing gets a `'`. Past 1,048,576 rows a new sheet starts, repeating the header.
  */
