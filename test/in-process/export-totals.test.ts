@@ -1,32 +1,26 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Issue 46, problems 1 and 2: a file that does not add up never says `reconciled: true`, and its
  * reasons never mislead. Through n8n-core against the simulator, with the platform's answer
- * crafted: totals as numbers and as numeric texts read alike (as the walk reads them), totals that
+ * crafted: totals as numbers and as numeric texts read alike (as the page reader reads them), totals that
  * cannot be read, sums past 2^53 in any row order, figures that a rounded text would make look
  * equal. Also the money beside the cents with Add Decimal Amounts (issue 46, build 4).
  */
-import { Logger } from '@n8n/backend-common';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useBinaryMode } from '../support/harness/binary';
-import { runNode } from '../support/harness/n8n-core';
+import { runNode, takeLogged } from '../support/harness/n8n-core';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 
 const sim = useSimulator({ size: 4 });
-const warnings: string[] = [];
 const OUTPUTS = ['csvFile', 'xlsxFile', 'jsonLinesFile'];
 
 beforeAll(async () => {
 	await useBinaryMode('filesystem');
-	jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: string) => {
-		warnings.push(message);
-	});
 });
 
 beforeEach(() => {
 	sim().faults.clear();
-	warnings.length = 0;
+	takeLogged();
 });
 
 afterAll(async () => {
@@ -64,7 +58,7 @@ describe.each(OUTPUTS)('problem 1, %s: reconciled only when every total given wa
 				"the valueInCents written add up to 2,516,890, the platform's totalValue is 2,516,990 (-100): records changed while the list was read, or rows the totals leave out",
 			],
 		});
-		expect(warnings).toHaveLength(1);
+		expect(takeLogged('warn')).toHaveLength(1);
 	});
 
 	it('a totalValue that is not a number is named with what came, never skipped', async () => {
