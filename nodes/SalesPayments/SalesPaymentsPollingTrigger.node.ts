@@ -177,7 +177,7 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 		version: 1,
 		subtitle: `={{ ${JSON.stringify(Object.fromEntries(EVENTS.map((e) => [e.value, e.name])))}[$parameter["event"]] }}`,
 		description:
-			'Starts the workflow on changes the platform\'s webhooks do not announce (refund and withdraw requests, commissions, customers, sales, movements, canceled subscriptions, product statuses), by polling',
+			'Starts the workflow on changes the platform\'s webhooks do not announce (refund and withdraw requests, commissions, customers, sales, movements, canceled or expired subscriptions, product statuses), by polling',
 		defaults: { name: 'Sales & Payments Polling Trigger' },
 		polling: true,
 		inputs: [],
@@ -202,8 +202,8 @@ export class SalesPaymentsPollingTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = readSettings(this);
-		// n8n keeps one poll context for as long as the workflow is active: each poll is a new run
-		// of the per-run cache (credentials changed meanwhile are read again).
+		// n8n reuses one poll context while the workflow is active: each poll starts a new run of the
+		// per-run cache (credentials changed meanwhile are read again).
 		newRun(this);
 		const now = Date.now();
 		// Every request of this poll goes through `io.ctx`, counted against Max Requests per Poll.

@@ -12,7 +12,7 @@ export class SalesPaymentsTrigger implements INodeType {
 		name: 'salesPaymentsTrigger',
 		icon: { light: 'file:salesPaymentsTrigger.svg', dark: 'file:salesPaymentsTrigger.dark.svg' },
 		group: ['trigger'],
-		// Version 2: Ignore Duplicate Deliveries is on unless switched off (version 1 keeps it off).
+		// Version 2: Ignore Duplicate Deliveries is on unless switched off (version 1: off unless added).
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -38,7 +38,7 @@ export class SalesPaymentsTrigger implements INodeType {
 						name: 'ignoreDuplicates',
 						type: 'boolean',
 						default: true,
-						description: `Whether to drop a delivery that repeats a notification already accepted: one with the same notification ID (eventId, notificationId, deliveryId, or an ID beside the event), or, without an ID, the same body. Two notifications about one order both run. Checked by this n8n process among the last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours (all trigger nodes together), even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. On unless switched off in this node version.`,
+						description: `Whether to drop a delivery that repeats a notification already accepted: one with the same notification ID (eventId, notificationId, deliveryId, or an ID beside the event), or, without an ID, the same body. Two notifications about one order both run. Checked by this n8n process among the last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours (all trigger nodes together), even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. In node version 2 it is on unless switched off; in version 1, only once this option is added.`,
 
 					},
 					...notifyOnFailFields,

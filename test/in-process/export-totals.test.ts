@@ -1,7 +1,7 @@
 /**
  * Issue 46, problems 1 and 2: a file that does not add up never says `reconciled: true`, and its
  * reasons never mislead. Through n8n-core against the simulator, with the platform's answer
- * crafted: totals as numbers and as numeric texts read alike (as the walk reads them), totals that
+ * crafted: totals as numbers and as numeric texts read alike (as the page reader reads them), totals that
  * cannot be read, sums past 2^53 in any row order, figures that a rounded text would make look
  * equal. Also the money beside the cents with Add Decimal Amounts (issue 46, build 4).
  */

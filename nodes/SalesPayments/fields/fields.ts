@@ -15,9 +15,8 @@ import {
 } from './validation';
 
 /**
- * Fields declared once with the kind of value they hold, and the one converter that reads a
- * value of each kind (checked, named by the field's display name in errors): the filters of the
- * lists and the polling trigger (lists/filters.ts), the payment link's body fields.
+ * Fields declared once with their kind, and the one converter of a value of each kind (errors name
+ * the field): the filters of the lists and the polling trigger, the payment link's body fields.
  */
 export type FieldKind = 'boolean' | 'cents' | 'date' | 'email' | 'ids' | 'integer' | 'json' | 'option' | 'options' | 'text';
 

@@ -34,7 +34,7 @@ export const WEBHOOK_STATUSES = ['active', 'inactive', 'unavailable'] as const;
 /**
  * Catalogue kinds (spec part 6, "Event kinds of the event catalogue") that name the same thing
  * as a registrable value. Kinds without an obvious registrable twin (payments, recurrences,
- * subscription.canceled ...) are kept as delivered.
+ * subscription.canceled ...) are left as delivered.
  */
 const CATALOGUE_TO_REGISTRABLE: Record<string, string> = {
 	ORDER_CREATED: 'order.created',

@@ -2,18 +2,10 @@ import { isoParts, readIsoParts, zoneOffsetMs } from '../fields/dates';
 import type { Utf8Builder } from './utf8';
 
 /**
- * The dates of the table outputs (File Options › Dates): which cells are dates, and their wall
- * time in the workflow's time zone (docs/exports.md, "Dates").
- *
- * A text is a date when it is an ISO 8601 date-time as the platform writes its timestamps (the
- * strict form of readIsoParts(), fields/dates.ts):
- * `YYYY-MM-DDThh:mm`, then optionally `:ss` and a fraction of 1 to 9 digits, then `Z` or `±hh:mm`,
- * on a real calendar day at a time of day (`2025-02-30`, `24:00` or a leap second stay texts). In
- * the fields the platform dates its records by (DATE_FIELDS), also the same without a zone (a wall
- * time in the workflow's zone, as every date of this package without one) and a day alone
- * (`YYYY-MM-DD`). Anything else stays text, never guessed; so does a date before 1900-03-01 or after
- * 9999 (Excel's calendar). Times are kept to the second: the fraction is dropped, never rounded up
- * into the next second (or day).
+ * File Options › Dates (rules: docs/exports.md, "Dates"): a cell is a date when it is an ISO 8601
+ * date-time as the platform writes them (readIsoParts strict); in DATE_FIELDS also without a zone
+ * or a day alone. Anything else, or outside Excel's 1900-03-01 to 9999, stays text. The fraction of
+ * a second is dropped, never rounded up into the next second (or day).
  */
 
 /** The fields the platform dates its records by (spec part 2, and the simulator's records). */
@@ -30,13 +22,12 @@ const FIRST = -2_203_891_200;
 const LAST = 253_402_300_799;
 /** Days from 1899-12-30 (Excel's serial 0) to 1970-01-01. */
 const EXCEL_EPOCH_DAYS = 25_569;
-/** Hours whose offset a ZoneClock keeps before it starts over (a run over 11 years of records). */
+/** Hours whose offset a ZoneClock holds before it starts over (a run over 11 years of records). */
 const MAX_HOURS = 100_000;
 
 /**
- * Offsets of one time zone from UTC, read from `Intl.DateTimeFormat` once per hour of UTC and kept:
- * a million records cost a few thousand readings. An hour whose start and end offsets differ (a
- * daylight-saving change inside it, at any minute) is read for each second asked.
+ * A time zone's offsets from UTC, asked of `Intl.DateTimeFormat` once per hour of UTC: a million
+ * records cost a few thousand calls. An hour with a daylight-saving change is asked per second.
  */
 export class ZoneClock {
 	private readonly hours = new Map<number, number>();
@@ -75,10 +66,8 @@ export class DateCells {
 	/** What the ISO 8601 reader of fields/dates.ts found in the last text (reused). */
 	private readonly parts = isoParts();
 	/**
-	 * The texts written, kept: the last day's (`yyyy-mm-dd` and Excel's day number) and each second
-	 * of the day's (`hh:mm:ss` and Excel's fraction of a day, at most 86,400 of each, 3-4 MB), so that
-	 * a date costs no number formatting and leaves no garbage (a million dates written as new strings
-	 * took a third of the .xlsx writer's time).
+	 * Texts already made: the last day's and each second's (at most 86,400, 3-4 MB), so a date costs
+	 * no formatting (a million dates as new strings took a third of the .xlsx writer's time).
 	 */
 	private day = Number.NaN;
 	private dayText = '';
@@ -140,7 +129,7 @@ export class DateCells {
 		out.appendPlain(time);
 	}
 
-	/** Keeps the texts of the day of `wall`; the second of that day. */
+	/** Makes the texts of the day of `wall` current; returns the second of that day. */
 	private setDay(wall: number): number {
 		const day = Math.floor(wall / DAY);
 		if (day !== this.day) {

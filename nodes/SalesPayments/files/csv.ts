@@ -8,12 +8,8 @@ import type { Utf8Builder } from './utf8';
 import { asciiExcept } from './utf8';
 
 /**
- * Output › CSV File: a list as a table written page by page, with the columns of table.ts (the
- * .xlsx has the same). RFC 4180 with the chosen delimiter: fields with the delimiter, a double
- * quote, CR or LF are quoted, quotes doubled; lines end with CRLF; UTF-8 (a lone surrogate, half
- * of a character, is written as U+FFFD by the encoder). Formulas: see neutralize(). Numbers with
- * the chosen decimal separator (Decimal Separator), never with a thousands separator; dates as the
- * platform wrote them or as wall times of the workflow's zone (Dates, cellDates.ts).
+ * Output › CSV File, page by page, with the columns of table.ts: RFC 4180 with the chosen
+ * delimiter, CRLF, UTF-8 (docs/exports.md, "CSV"). Numbers never get a thousands separator.
  */
 
 /** What Delimiter offers: comma, semicolon (Excel in Brazil and most of Europe), tab. */
@@ -48,16 +44,9 @@ export function isPlainNumber(text: string): boolean {
 }
 
 /**
- * A text a spreadsheet would run as a formula, with a `'` before the formula character, which
- * spreadsheets read as "this is text".
- *
- * A reader may split the line on another delimiter than the file's: a comma file opened with a
- * double click in a `;` locale (Excel in Brazil, most of Europe) is split on `;`, inside quoted
- * fields too, so `x;=1+2`, one quoted cell for a comma reader, gives that reader a cell `=1+2`.
- * So every part of the text that begins after one of the other delimiters (`,` `;` tab, except
- * the file's own, which quoting protects) is checked like the start of the text: when its first
- * character other than spaces and `"` starts a formula, a `'` goes before it (`x;'=1+2`). A part
- * (or the whole text) that is a plain number in either decimal notation is left as is.
+ * A text a spreadsheet would run as a formula, with a `'` before the formula character. Also after
+ * another locale's delimiter: a comma file opened in a `;` locale (Excel in Brazil) is split on `;`
+ * inside quotes too, so `x;=1+2` becomes `x;'=1+2`. Plain numbers are left as they are.
  */
 export function neutralize(text: string, delimiter: Delimiter = ','): string {
 	if (text === '') return text;
@@ -68,7 +57,7 @@ export function neutralize(text: string, delimiter: Delimiter = ','): string {
 	const own = delimiter.charCodeAt(0);
 	// The text's start: its first character, as the file's own reader reads the cell exactly.
 	let out = startsFormula ? "'" : '';
-	let kept = 0;
+	let copied = 0;
 	for (let k = 0; k < text.length; k++) {
 		if (!isOtherDelimiter(text.charCodeAt(k), own)) continue;
 		// After another locale's delimiter, that reader's field may start with spaces or a quote.
@@ -78,10 +67,10 @@ export function neutralize(text: string, delimiter: Delimiter = ','): string {
 		let end = j + 1;
 		while (end < text.length && !isOtherDelimiter(text.charCodeAt(end), own)) end++;
 		if (isPlainNumber(text.slice(j, end))) continue;
-		out += `${text.slice(kept, j)}'`;
-		kept = j;
+		out += `${text.slice(copied, j)}'`;
+		copied = j;
 	}
-	return out + text.slice(kept);
+	return out + text.slice(copied);
 }
 
 /** For each file delimiter, the other locales' delimiters (`,` `;` tab). */
@@ -103,11 +92,8 @@ export function quote(text: string, delimiter: Delimiter = ','): string {
 }
 
 /**
- * The ASCII characters of a text written as it is whatever the delimiter and Neutralize Formulas
- * (Utf8Builder.appendPlain): no `"`, CR, LF or delimiter of any locale (nothing to quote, no other
- * locale's field to neutralize); and its first character starts no formula (`=`, `+`, `-`, `@`,
- * tab, CR, NUL). Most cells (ids, dates, names) are copied so, skipping neutralize() and quote(),
- * which would give them back unchanged.
+ * ASCII that needs neither quoting nor neutralizing under any delimiter (no `"`, CR, LF, `,` `;` tab,
+ * no formula start first): most cells (ids, dates, names) are copied as they are, skipping both.
  */
 const PLAIN_ASCII = asciiExcept('"\r\n,;\t');
 const FORMULA_FIRST = asciiExcept('');

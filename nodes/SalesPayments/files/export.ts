@@ -16,31 +16,21 @@ import { withDecimalAmounts } from '../fields/simplify';
 import { FileItem } from '../fields/types';
 
 /**
- * Output › CSV File / Excel File / JSON Lines File of a list operation: the list is walked exactly as for
- * items (walk(): caps, repeats, guards, Max Pages, errors) and each page is written to the file
- * as it arrives; the node outputs one item, the file with a summary (whether it adds up:
- * reconcile.ts). Only the pages in flight are held, plus 8-16 bytes a record to know the records
- * already written (hashedRecords.ts), when n8n keeps files on disk (its filesystem binary data
- * mode, the default in n8n 2.x). In n8n's in-memory (the default in 1.x), database, S3 and Azure
- * modes n8n reads the whole file into memory before storing it, whatever a node does.
- * A failed walk outputs no file: the item fails (or is an error item with Continue On Fail).
- * The file options are read in fileOptions.ts; the bytes handed to n8n are a ByteSource (byteSource.ts).
+ * Output › CSV / Excel / JSON Lines File: the list is read exactly as for items, each page written
+ * as it arrives; one item out, the file with a summary (reconcile.ts). Memory: the pages in flight
+ * plus 8-16 bytes a record (hashedRecords.ts) when n8n stores files on disk (filesystem mode, 2.x's
+ * default); its other modes buffer the whole file whatever a node does. A failed read outputs no file.
  */
 
 /**
  * Most pages in flight of a file output when Max Concurrent Requests is automatic (items: 8).
- * Pages that arrive before the writer needs them wait in memory, outlive V8's young generation
- * and pile up in the old one, which n8n lets grow to several times its live size before a full
- * collection: 1,000,000 movements to CSV on loopback took 180-200 MB of extra RSS with up to 8
- * and 53-63 MB with up to 2, 3 or 4, in no more time (at 100 ms per answer, 4 matched the items
- * output's time). A number set in Max Concurrent Requests is used as is.
+ * Pages waiting for the writer pile up in V8's old generation: 1,000,000 movements to CSV on
+ * loopback took 180-200 MB of extra RSS with 8 and 53-63 MB with 2-4, in no more time.
  */
 export const FILE_AUTO_MAX_CONCURRENCY = 4;
 /**
- * The same for the Excel file (2.6 times the CSV's bytes). Before its writer wrote rows byte by
- * byte and pages were asked ahead, 4 pages in flight took 130-165 MB of extra RSS on loopback and
- * 1 page 37-76 MB. Now 1,000,000 movements on loopback (load 3-5 on 2 cores): 1 page in flight
- * 11.5-13.4 s, 2 pages 9.9-12.8 s, 3 pages 8.4-13.8 s, all at 70-75 MB; 4 pages once 116 MB.
+ * The same for the Excel file (2.6 times the CSV's bytes): 1,000,000 movements on loopback took
+ * 11.5-13.4 s with 1 page in flight, 8.4-13.8 s with 3, all at 70-75 MB; 4 pages once 116 MB.
  */
 export const XLSX_AUTO_MAX_CONCURRENCY = 3;
 
@@ -51,11 +41,7 @@ function totalsOf(summary: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(summary).filter(([name]) => !PAGE_FIELDS.has(name)));
 }
 
-/**
- * Walks the list of `req` into one file of the chosen format. `shape` is what the operation does
- * to each record in items mode too (e.g. Simplify); Add Decimal Amounts follows it, as the node
- * applies it to items.
- */
+/** The list of `req` as one file. `shape` is the operation's own (e.g. Simplify), then Add Decimal Amounts, as for items. */
 export async function exportList(
 	this: IExecuteFunctions,
 	i: number,
@@ -74,7 +60,7 @@ export async function exportList(
 		seen: new HashedRecordSet(),
 		sums: new Reconciliation(),
 		records: 0,
-		met: 0,
+		recordsInLastPass: 0,
 		pages: 0,
 		totals: {},
 	};
@@ -87,10 +73,10 @@ export async function exportList(
 	try {
 		binary = await this.helpers.prepareBinaryData(source as unknown as Buffer, settings.fileName, settings.mimeType);
 	} catch (error) {
-		// The walk's own error (a NodeApiError naming the page...), as Return All to items gives it.
+		// The list's own error (a NodeApiError naming the page...), as Return All to items gives it.
 		throw source.failure ?? error;
 	}
-	const removed = job.records - job.met;
+	const removed = job.records - job.recordsInLastPass;
 	const money = settings.decimalAmounts;
 	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals, money });
 	if (!reconciled) {
@@ -122,17 +108,14 @@ interface ExportJob {
 	/** The values written, added up. */
 	sums: Reconciliation;
 	records: number;
-	/** Records the latest reading of the list brought (all written, by it or by an earlier reading). */
-	met: number;
+	/** Records the latest pass over the list found (all written, in it or in an earlier pass). */
+	recordsInLastPass: number;
 	pages: number;
-	/** The latest the list tells of itself: of the last page of the reading that finished. */
+	/** The list's own figures, from the last page of the pass that finished. */
 	totals: IDataObject;
 }
 
-/**
- * The file's bytes, a page at a time, as the walk reads the list. With `reuse`, each chunk is
- * written into the same buffer: the consumer is done with a chunk when it asks for the next.
- */
+/** The file's bytes, a page at a time. With `reuse`, every chunk shares one buffer: the consumer is done with one when it asks for the next. */
 async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolean): AsyncGenerator<Buffer> {
 	const { csv, xlsx, settings, shape } = job;
 	const out = new Utf8Builder();
@@ -140,7 +123,7 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 	for await (const page of walk.call(ctx, job.req, job.seen)) {
 		job.pages++;
 		job.totals = totalsOf(page.summary);
-		job.met = page.met;
+		job.recordsInLastPass = page.met;
 		if (page.records.length === 0) continue;
 		let records = shape ? page.records.map(shape) : page.records;
 		if (settings.decimalAmounts) records = records.map(withDecimalAmounts);

@@ -1,10 +1,8 @@
 import type { FileOutput } from './fileOptions';
 
 /**
- * A file named for what it is (File Options › File Name): the extension tells programs how to
- * open a file, so an Excel file named `.csv` opens wrong. A name ending in another output's
- * extension gets this output's instead, a name without one gets it added, and the MIME type
- * follows the name.
+ * A file named for what it is (File Options › File Name): an Excel file named `.csv` opens wrong, so
+ * another output's extension is replaced, a missing one added; the MIME type follows the name.
  */
 
 /** Each output's extensions and their MIME types, the first the one it is given. */

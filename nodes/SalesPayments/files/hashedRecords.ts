@@ -4,24 +4,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RecordSet } from '../paging/walk';
 import { stable } from '../paging/walk';
 
-/** The records one file output holds, once each, kept as digests (HashedRecordSet). */
+/** The records one file output holds, once each, stored as digests (HashedRecordSet). */
 
 /** Slots of a new table (8 bytes each). */
 const INITIAL_SLOTS = 1024;
 
 /**
- * The records a file export has written, in constant space per record: a walk of a million
- * records must not keep a million strings (SeenRecords, the items output's set, holds what the
- * items themselves hold anyway).
- *
- * A record's identity is the same as SeenRecords': its `id` with its type (1 and "1" differ),
- * else its serialisation with sorted keys. It is hashed with SHA-256 under a random key drawn
- * for each set, and 64 bits of the hash are kept in an open-addressing table (linear probing,
- * at most 3/4 full: 8-16 bytes a record, 16 MB for 1,000,000). Two different identities share
- * 64 bits with a chance of about n²/2⁶⁵ for n records: 3·10⁻⁸ for 1,000,000, 3·10⁻⁶ for
- * 10,000,000. The key is secret, so no one can craft records that collide. A collision would
- * count a new record as a repeat: `repeats` is reported with the file, and on a platform whose
- * pages do not overlap it is 0.
+ * The records a file export has written, in constant space: a million records must not cost a
+ * million strings. Identity as SeenRecords' (`id` with its type, else sorted-key JSON), hashed with
+ * SHA-256 under a random per-set key; 64 bits go into an open-addressing table at most 3/4 full
+ * (8-16 bytes a record). A collision (about n²/2⁶⁵: 3·10⁻⁸ for 1,000,000) would count as a repeat.
  */
 export class HashedRecordSet implements RecordSet {
 	private slots = new Uint32Array(2 * INITIAL_SLOTS);

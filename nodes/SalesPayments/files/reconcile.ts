@@ -4,23 +4,20 @@ import type { Exact } from '../paging/totals';
 import { cameText, COUNT_FIELDS, figure, jsonOf, minus, moneyOf, readExact } from '../paging/totals';
 
 /**
- * Whether a file output adds up (docs/exports.md, "Does it add up?"): the rows written and, where
- * the list totals its amounts (movements' `totalValue`), the sum of the `valueInCents` written,
- * beside each count the list gives (`totalDocs`, `count`, `total`) and its total, all read as the
- * walk reads them (paging/totals.ts). `reconciled` is true only when every one of them was read and
- * matched; a figure that cannot be read or summed is named with what came. A mismatch never fails
- * the export: the summary says `reconciled: false` and why, with exact figures.
+ * Whether a file output adds up (docs/exports.md, "Does it add up?"): rows and the sum of
+ * `valueInCents` against each count and `totalValue` the list gives (read by paging/totals.ts).
+ * `reconciled` only when every figure was read and matched; a mismatch never fails the export.
  */
 
-/** What the walk tells about the list when the export ends. */
+/** What is known of the list when the export ends. */
 export interface ListFacts {
 	/** Rows of records written. */
 	rows: number;
-	/** Rows of records the reading that finished no longer found (recordsRemovedWhileRead). */
+	/** Rows of records the pass that finished no longer found (recordsRemovedWhileRead). */
 	removed: number;
 	/** Limit, when set. */
 	limit?: number;
-	/** The list's own totals (the last page of the reading that finished, without the page's fields). */
+	/** The list's own totals (the last page of the pass that finished, without the page's fields). */
 	totals: IDataObject;
 	/** Add Decimal Amounts: money beside the cents. */
 	money?: boolean;
@@ -86,12 +83,12 @@ export class Reconciliation {
 			reasons.push(`Limit: ${figure(rows)} of the list's ${figure(counts.find(([, count]) => BigInt(limit) < count)![1])} records written, and the platform's totals count them all`);
 		} else {
 			if (removed > 0) reasons.push(`${rowsOf(removed)} of records removed from the list while it was read (recordsRemovedWhileRead)`);
-			const kept = BigInt(rows - removed);
+			const listed = BigInt(rows - removed);
 			for (const [name, count] of counts) {
-				if (kept === count) continue;
+				if (listed === count) continue;
 				reasons.push(
 					`${rowsOf(rows - removed)} of the list as it ended written, the platform's ${name} is ${figure(count)}` +
-						(kept > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
+						(listed > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
 				);
 			}
 		}

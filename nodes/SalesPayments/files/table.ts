@@ -3,23 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../transport/records';
 
 /**
- * A list as a table written page by page: the columns the CSV (csv.ts) and the .xlsx (xlsx.ts)
- * share.
- *
- * Cells: nested objects are flattened into dot paths (`customer.email`); an empty object gives no
- * cell; arrays are written as JSON text; null is an empty cell.
- *
- * Columns chosen (File Options › Columns): those fields in that order, each under its header name;
- * a chosen path that holds an object gets its JSON text; the other fields are left out (no
- * `_extraFields`), and a chosen field that no record has is an empty column the summary names.
- *
- * Every field (the default): the header is written before the first row, so the columns are every
- * field of the first page, in the order they first appear. A field that only a later record has is
- * not dropped: the last column, `_extraFields`, holds such fields of its record as a JSON object
- * (`{"refundedAt":"2025-06-02T10:00:00.000Z"}`; empty when there are none), and the summary
- * names them. The column is always there, so that every export of a list has the same columns
- * whatever its length. A table with a most columns (the .xlsx: Excel's 16,384) gives the fields of
- * the first page past it no column either: they go to `_extraFields` the same way.
+ * The columns the CSV and the .xlsx share (rules: docs/exports.md, "CSV"). Nested objects become dot
+ * paths. The header comes before the first row, so the columns are the first page's fields; a field
+ * only a later record has goes, as JSON, into the last column, `_extraFields`, which is always there
+ * (every export of a list has the same columns). Chosen columns (File Options › Columns) have none.
  */
 
 /** A column chosen in File Options › Columns: a field (dot path) and its name in the header. */
@@ -51,11 +38,7 @@ export function cellText(value: unknown): string {
 }
 
 
-/**
- * The columns of a table written page by page: fixed by the first page, each later record's
- * leaves put into them, the rest into `_extraFields`. Cells keep their values (the CSV writes
- * them as text, the .xlsx with their type).
- */
+/** The columns, fixed by the first page; cells keep their values (the CSV writes text, the .xlsx typed cells). */
 export class TableLayout {
 	private columns = new Map<string, number>();
 	/** Fields of the first page left without a column by the most columns. */
@@ -68,7 +51,7 @@ export class TableLayout {
 	/** Chosen columns: which of them some record has. */
 	private found = new Uint8Array(0);
 	private readonly extraNames = new Set<string>();
-	/** Distinct names beyond MAX_EXTRA_NAMES are not kept: this says there were more. */
+	/** Distinct names beyond MAX_EXTRA_NAMES are not listed: this says there were more. */
 	private moreExtraNames = false;
 	private recordsWithExtra = 0;
 	/** The leaves of the first page's records (the .xlsx finds its decimal amounts among them). */
@@ -148,11 +131,7 @@ export class TableLayout {
 		};
 	}
 
-	/**
-	 * Puts each leaf of `record` into its column, or into `extra` when it has none. `extra` is a
-	 * Map: a name like `constructor` or `__proto__` is kept as it is (Object.fromEntries makes it
-	 * an own property).
-	 */
+	/** Puts each leaf of `record` into its column, or into `extra` (a Map: `__proto__` stays a plain name). */
 	private place(record: IDataObject, prefix: string, extra: Map<string, unknown> | undefined): Map<string, unknown> | undefined {
 		for (const key of Object.keys(record)) {
 			const value = record[key];

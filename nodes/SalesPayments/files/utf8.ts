@@ -1,8 +1,4 @@
-/**
- * Bytes of a file output written straight into a Buffer (Utf8Builder), and the tables of ASCII
- * characters that may be copied byte by byte (asciiExcept): the CSV, the .xlsx and JSON Lines
- * writers write each page into one reused buffer.
- */
+/** The file writers' output buffer (Utf8Builder), and tables of ASCII characters copied byte by byte (asciiExcept). */
 
 /** The characters allowed by `allowed` (an `appendPlain` table): every ASCII one but those of `except`. */
 export function asciiExcept(except: string): Uint8Array {
@@ -23,18 +19,16 @@ export class Utf8Builder {
 
 	append(text: string): void {
 		// At most 3 bytes per UTF-16 unit.
-		this.room(3 * text.length);
+		this.ensureSpace(3 * text.length);
 		this.length += this.buffer.write(text, this.length, 'utf8');
 	}
 
 	/**
-	 * Appends `text` when it is all ASCII and each of its characters is allowed by `allowed` (128
-	 * entries, 1: allowed), byte by byte; else appends nothing and returns false. With `allowed`
-	 * unset, any ASCII text. No string is made: a row written piece by piece this way leaves no
-	 * garbage for V8 to collect (a row built as a string leaves about three times its size).
+	 * Appends `text` byte by byte when it is ASCII allowed by `allowed` (128 entries, 1: allowed; unset:
+	 * any ASCII); else appends nothing and returns false. Leaves no garbage, unlike a row built as a string.
 	 */
 	appendPlain(text: string, allowed: Uint8Array = ASCII): boolean {
-		this.room(text.length);
+		this.ensureSpace(text.length);
 		const buffer = this.buffer;
 		let at = this.length;
 		for (let k = 0; k < text.length; k++) {
@@ -48,7 +42,7 @@ export class Utf8Builder {
 
 	/** Appends a few bytes (copied one by one: quicker than a native copy for a short piece). */
 	appendShort(bytes: Uint8Array): void {
-		this.room(bytes.length);
+		this.ensureSpace(bytes.length);
 		const buffer = this.buffer;
 		let at = this.length;
 		for (let k = 0; k < bytes.length; k++) buffer[at++] = bytes[k];
@@ -56,7 +50,7 @@ export class Utf8Builder {
 	}
 
 	appendBytes(bytes: Uint8Array): void {
-		this.room(bytes.length);
+		this.ensureSpace(bytes.length);
 		this.buffer.set(bytes, this.length);
 		this.length += bytes.length;
 	}
@@ -77,7 +71,7 @@ export class Utf8Builder {
 		return bytes;
 	}
 
-	private room(bytes: number): void {
+	private ensureSpace(bytes: number): void {
 		if (this.buffer.length - this.length >= bytes) return;
 		const bigger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.length + bytes));
 		this.buffer.copy(bigger, 0, 0, this.length);

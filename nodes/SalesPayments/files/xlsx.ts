@@ -9,17 +9,9 @@ import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADE
 import { ZipWriter } from './zip';
 
 /**
- * Output › Excel File: an Office Open XML workbook (.xlsx) written page by page, with the CSV's
- * columns (TableLayout of table.ts) up to Excel's 16,384 (fields past it go to `_extraFields`).
- * The archive is an uncompressed ZIP (zip.ts). Each sheet is a stream of `<row>`s: a frozen, bold
- * header row (Header Row), then one row per record. Cells have their type: numbers are numbers
- * (the decimal amounts of Add Decimal Amounts shown with two decimals; a number that is not
- * finite, which no cell can hold, is written as the text the CSV has, `Infinity`), booleans are
- * booleans, dates are date-time cells (File Options › Dates, cellDates.ts), every other text is
- * an inline string (`t="inlineStr"`): never a formula, so nothing is escaped with a `'`. A sheet
- * holds at most 1,048,576 rows (Excel's limit); the rows after go to a new sheet, which repeats the
- * header. The workbook, its styles and relations (xlsxParts.ts) are written at the end, once the
- * sheets are known. Every part is well-formed XML 1.0 whatever the records hold.
+ * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in an uncompressed
+ * ZIP (zip.ts), with the CSV's columns. Cells keep their type; texts are inline strings, never
+ * formulas, so nothing gets a `'`. Past 1,048,576 rows a new sheet starts, repeating the header.
  */
 
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -71,10 +63,8 @@ const NEEDS_ESCAPE = new RegExp(
 );
 
 /**
- * A text that needs no escape, made only of characters that are safe one by one (not `_`, which
- * may start a `_xHHHH_`): one anchored class, which V8 runs two to three times faster than
- * NEEDS_ESCAPE's search. It leaves out DEL (0x7f, safe): V8 runs a class that spans 0x7f-0x80
- * half as fast (Node 20). Any other text is searched with NEEDS_ESCAPE.
+ * A text of characters safe one by one (not `_`, which may start `_xHHHH_`): one anchored class, 2-3
+ * times faster in V8 than NEEDS_ESCAPE's search. DEL is left out: a class spanning 0x7f-0x80 runs half as fast.
  */
 const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000-\ufffd]*$/;
 
@@ -85,11 +75,9 @@ const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000
 const PLAIN_ASCII = asciiExcept(`&<>_${Array.from({ length: 32 }, (_, c) => (c === 0x09 || c === 0x0a ? '' : String.fromCharCode(c))).join('')}`);
 
 /**
- * A text as the content of `<t>`: markup characters as entities, control characters as OOXML's
- * `_xHHHH_` escape (ST_Xstring, as Excel writes them, read back as the character), a literal
- * `_xHHHH_` with its `_` escaped (`_x005F_`). A lone surrogate (half of a character), U+FFFE and
- * U+FFFF are no characters at all: escaped they would come back as the same broken text, so each
- * becomes U+FFFD (the replacement character), counted in `replaced.count` when given.
+ * A text as the content of `<t>`: markup as entities, control characters as OOXML's `_xHHHH_`, a
+ * literal `_xHHHH_` as `_x005F_xHHHH_`. A lone surrogate, U+FFFE and U+FFFF are no characters: each
+ * becomes U+FFFD, counted in `replaced.count` when given.
  */
 export function xmlText(text: string, replaced?: { count: number }): string {
 	if (PLAIN_TEXT.test(text) || !NEEDS_ESCAPE.test(text)) return text;
@@ -222,11 +210,8 @@ export class XlsxWriter {
 	}
 
 	/**
-	 * One `<row>`, written piece by piece into the sheet's bytes (no string made of it). A cell's
-	 * reference (`r="B7"`) is optional (ECMA-376 18.3.1.4): a cell without one is in the column
-	 * after the previous cell. Empty cells are not written, so a cell keeps its reference only
-	 * after a gap; the row and its first cell always have theirs (exceljs places a row by its `r`,
-	 * and a first cell without one nowhere). A sixth less XML to write.
+	 * One `<row>`, written piece by piece. A cell's `r="B7"` is optional (ECMA-376 18.3.1.4): only a
+	 * cell after a gap has one, plus the row and its first cell, which exceljs needs. A sixth less XML.
 	 */
 	private row(cells: unknown[], style: string): void {
 		const xml = this.xml;

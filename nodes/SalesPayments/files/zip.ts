@@ -1,18 +1,8 @@
 /**
- * A ZIP archive written as a stream, for the .xlsx export (xlsx.ts): n8n Cloud allows no runtime
- * dependency and shipped code imports only n8n-workflow and node:crypto (no node:zlib), so nothing
- * is compressed and the CRC-32 is computed here (slicing by 16, crc32()).
- *
- * Each entry's size and CRC are known only once its data is written: the local header says so
- * (flag bit 3) and a data descriptor follows the data; the central directory at the end has them
- * all. A reader that walks the local headers (SheetJS, in n8n's Extract From File) must find where
- * the data ends without the sizes: a STORED entry (method 0) gives it no way to, so the entries
- * are DEFLATE streams (method 8) made only of *stored blocks* (RFC 1951 3.2.4: a 5-byte header,
- * then up to 65,535 bytes as they are), which end themselves with a final block. 5 bytes per
- * 64 KiB; no compression, no zlib.
- *
- * Without ZIP64, sizes and offsets must stay below 4 GiB: past that the caller's `tooLarge` (else
- * `ZipTooLarge`) is thrown before the bytes that would cross it are given out.
+ * The .xlsx's ZIP, written as a stream without node:zlib (why: docs/DEVELOPING.md, "The .xlsx
+ * export"). Sizes and CRC follow each entry's data (flag bit 3). Entries are DEFLATE streams of
+ * stored blocks, not STORED: SheetJS (Extract From File) cannot find where a STORED entry with a
+ * data descriptor ends. Without ZIP64, past 4 GiB `tooLarge` is thrown before any byte crosses it.
  */
 
 /** The most bytes a ZIP without ZIP64 may hold, less room for the central directory and the last entries. */
@@ -21,9 +11,8 @@ export const ZIP_MAX_BYTES = 0xffffffff - 1024 * 1024;
 export class ZipTooLarge extends Error {}
 
 /**
- * Slicing-by-16: 16 tables of 256 entries in one array (16 KiB, kept in the CPU's first cache),
- * table t at t * 256: table 0 is the byte-at-a-time CRC, table t that of a byte followed by t zero
- * bytes. 16 bytes a step, read as four 32-bit words.
+ * Slicing-by-16: 16 tables of 256 entries in one array (16 KiB, fits the CPU's first cache); table t
+ * is the CRC of a byte followed by t zero bytes. 16 bytes a step, read as four 32-bit words.
  */
 const CRC_TABLE = crcTable();
 /** Whether the machine is little-endian: the word reads hold the bytes in file order. */

@@ -7,16 +7,10 @@ import { walk as pagesOf } from '../paging/walk';
 import { recordId } from './recordFields';
 
 /**
- * A range of dates read without losing a record while the platform changes the list, in a bounded
- * number of requests. Pages 1, 2, 3 of one query are not safe (a deletion on page 1 shifts a record
- * past page 2 unseen), so the range is read in date windows, each answered by ONE page that holds
- * all of it: one answer is one moment of the platform. A full window is split at its page's dates.
- * Windows go oldest first, so a caller may stop once it has enough. Ends are inclusive (a record on
- * a boundary comes twice; callers de-duplicate).
- * Paged instead: a window with more records than a page within one millisecond (or undated ones),
- * and a platform that ignores the date filter (the whole list once). Paged reads check their count
- * against the platform's total and re-read at smaller sizes, else fail naming it.
- * Every request counts against the poll's Budget (Max Requests per Poll).
+ * A date range read without losing a record while the list changes: pages 1, 2, 3 are not safe (a
+ * deletion on page 1 shifts a record past page 2 unseen), so the range is read in date windows that
+ * each fit ONE page, split when full, oldest first. Ends are inclusive (callers de-duplicate).
+ * Paged instead: more than a page within one millisecond, or a platform ignoring the date filter.
  */
 
 /** The requests one poll may make, counted where every request of the poll goes through (`counted`). */
@@ -28,7 +22,7 @@ export class Budget {
 	}
 }
 
-/** What a poll's reads share: the counting context, the budget, and the page size learned (kept between polls). */
+/** What a poll's requests share: the counting context, the budget, and the page size learned (stored between polls). */
 export interface PollIO {
 	ctx: IPollFunctions;
 	budget: Budget;
@@ -45,10 +39,8 @@ function budgetError(io: PollIO, what: string): NodeApiError {
 }
 
 /**
- * A poll context whose every HTTP request (through the one transport) counts against `budget`;
- * the request past the budget is refused, so that no platform behaviour can make a poll endless.
- * The page size of the latest list answer is kept (`pageSize`): the next poll asks it at once
- * instead of learning again which sizes the platform refuses.
+ * A poll context whose every request counts against `budget` (Max Requests per Poll): no platform
+ * can make a poll endless. The last accepted page size is noted, so the next poll asks it at once.
  */
 export function counted(ctx: IPollFunctions, budget: Budget): PollIO {
 	const send = ctx.helpers.httpRequestWithAuthentication;
@@ -95,19 +87,16 @@ function iso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/** The list's count as the walk reads it (paging/totals.ts), when it is a whole number. */
+/** The list's count (paging/totals.ts), when it is a whole number. */
 function totalOf(summary: IDataObject): number | undefined {
 	const n = readCount(summary);
 	return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /**
- * Windows covering `window` whose page was full, guided by the dates of that page (in the
- * platform's order); undefined when it cannot be split (one millisecond). A page sorted oldest
- * first is cut after its newest date, one sorted newest first before its oldest (the side holding
- * the page is then likely whole in one answer, and the older side is halved); a page of one date (a tie) gets that millisecond
- * alone; otherwise the cut is at the median, or in the middle when the dates do not help. Each
- * window is still read and checked whole: the order only guides where to cut.
+ * Windows covering a full `window`, cut where its page's dates suggest (after the newest of an
+ * oldest-first page, before the oldest of a newest-first one, else the median; a tie gets its
+ * millisecond alone); undefined for one millisecond. Each part is still checked whole.
  */
 function split(window: DateWindow, dates: number[], now: number): DateWindow[] | undefined {
 	const { from, to } = window;
@@ -122,7 +111,7 @@ function split(window: DateWindow, dates: number[], now: number): DateWindow[] |
 		return middle > from ? [{ from, to: middle }, { from: middle + 1, to }] : to > from ? [{ from, to: from }, { from: to, to }] : undefined;
 	}
 	if (lo === hi) {
-		// A tie: that millisecond alone (it is paged), and what lies on either side of it.
+		// A tie: that millisecond alone (it is paged), and each side of it.
 		if (from === to) return undefined;
 		const parts: DateWindow[] = [];
 		if (lo > from) parts.push({ from, to: lo - 1 });
@@ -149,10 +138,7 @@ function windowRequest(read: WindowedRead, window: DateWindow): ListRequest {
 	});
 }
 
-/**
- * Reads one window: its records, whether one page held the whole window, and the platform's
- * total. A page that says nothing about more pages is confirmed by page 2 (empty: the window is whole).
- */
+/** One window: its records, whether one page held it all (a page silent about more is confirmed by page 2), the total. */
 async function readWindow(io: PollIO, request: ListRequest): Promise<{ records: IDataObject[]; whole: boolean; total?: number }> {
 	const records: IDataObject[] = [];
 	let total: number | undefined;
@@ -166,10 +152,10 @@ async function readWindow(io: PollIO, request: ListRequest): Promise<{ records: 
 	return { records, whole: true, total };
 }
 
-/** Readings of a list whose pages do not add up to its total, each at half the page size of the one before. */
+/** Passes over a list whose pages do not add up to its total, each at half the page size of the one before. */
 export const ORDER_PASSES = 3;
 
-/** One reading of every page of `request` (see readPages). */
+/** One pass over every page of `request` (see readPages). */
 async function readPass(io: PollIO, request: ListRequest, what: string, pageSize: number | undefined, limit?: number, most = Infinity) {
 	const records: IDataObject[] = [];
 	let total: number | undefined;
@@ -191,16 +177,13 @@ async function readPass(io: PollIO, request: ListRequest, what: string, pageSize
 }
 
 /**
- * Every page of `request`, within the budget. With `limit`, up to that many records in `most`
- * pages at most (default: the budget's), the rest left quietly. When the pages do not add up to
- * the platform's total (its order changes from page to page: some records are on no page), the
- * list is read again at half the page size, which puts other records together on a page, and the
- * readings are joined by identity; after ORDER_PASSES readings still short of the total, the read
- * fails, naming what the platform did.
+ * Every page of `request`, within the budget (with `limit`: that many records in at most `most`
+ * pages). Pages short of the platform's total (its order shifts between pages) are read again at
+ * half the page size and joined by identity; after ORDER_PASSES passes still short, it fails.
  */
 export async function readPages(io: PollIO, request: ListRequest, what: string, limit?: number, most = Infinity): Promise<IDataObject[]> {
 	const found = new Map<string, IDataObject>();
-	const kept = io.pageSize;
+	const learned = io.pageSize;
 	let size = io.pageSize;
 	let pages = 0;
 	let total: number | undefined;
@@ -216,8 +199,8 @@ export async function readPages(io: PollIO, request: ListRequest, what: string, 
 			size = Math.max(1, Math.floor((read.size ?? 2) / 2));
 		}
 	} finally {
-		// The smaller pages of another reading are not the platform's page size.
-		io.pageSize = kept ?? io.pageSize;
+		// The smaller pages of a later pass are not the platform's page size.
+		io.pageSize = learned ?? io.pageSize;
 	}
 	const message = `The platform's order of ${request.method} ${request.path} changes from page to page: ${found.size} different records in ${pages} pages, for a total of ${total}`;
 	throw new NodeApiError(io.ctx.getNode(), { message } as JsonObject, {

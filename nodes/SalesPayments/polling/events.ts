@@ -13,13 +13,9 @@ import { ENDPOINTS } from '../transport/endpoints';
 import { compact } from '../fields/validation';
 
 /**
- * What the polling trigger can watch, one entry per kind of change that the documented list and
- * filter endpoints can tell. Each entry says how it finds its records:
- * - `cursor` events read the records whose date (creation, or last update) is at or after a
- *   cursor, through the endpoint's own date filter, and never report a record twice;
- * - `snapshot` events have no date to go by: each poll reads the whole watched set (withdraw
- *   requests of the last days, the canceled/expired subscriptions) and compares it with the
- *   statuses the node remembers.
+ * What the polling trigger can watch, one entry per change the documented list endpoints can tell:
+ * `cursor` events read records dated at or after a cursor (the endpoint's date filter); `snapshot`
+ * events have no date, so each poll reads the whole watched set and compares remembered statuses.
  */
 
 export type EventMode = 'cursor' | 'snapshot';

@@ -9,10 +9,7 @@ import { readPages, readWindows } from './dateWindows';
 import type { PollOutcome, PollSettings, PollState } from './state';
 import { capList, capMemory, CURSOR_MARGIN_MS, MEMORY_CAP, pruneSeen, remember, SNAPSHOT_CAP, STATE_VERSION, UNDATED_CAP } from './state';
 
-/**
- * The polling engine: a manual run's sample, the baseline at activation and one poll of a cursor
- * or snapshot event. What it keeps between polls (PollState) and how it is bounded: state.ts.
- */
+/** A manual run's sample, the baseline at activation, and one poll of a cursor or snapshot event (state: state.ts). */
 
 /** Records read per attempt when a manual run looks for a sample. */
 export const SAMPLE_READ = 200;
@@ -37,11 +34,7 @@ async function fetchRecords(io: PollIO, settings: PollSettings, req: Partial<Req
 	return out;
 }
 
-/**
- * Every record of the event dated from `since` on (undefined: from the beginning), read in date
- * windows so that nothing is lost while the platform changes the list (dateWindows.ts). `split`,
- * `known` and `enough` go to readWindows() (events of one request only).
- */
+/** Every record of the event dated from `since` on, read in date windows (dateWindows.ts); `options` go to readWindows(). */
 async function readRange(
 	io: PollIO,
 	settings: PollSettings,
@@ -91,10 +84,9 @@ export async function sample(io: PollIO, settings: PollSettings, now: number): P
 }
 
 /**
- * First poll after activation (or after the event or its filters changed): learns what exists
- * without reporting it. Cursor events mark the records of the look-back window (and those
- * without a date) as seen and set the cursor to now; status events also learn the statuses of
- * the most recent records; snapshot events learn the whole watched set.
+ * First poll after activation (or a change of event or filters): learns what exists without
+ * reporting it (the look-back window's records as seen, the cursor at now; statuses of the most
+ * recent records; a snapshot's whole set).
  */
 export async function baseline(io: PollIO, settings: PollSettings, now: number): Promise<PollState> {
 	const { event } = settings;
@@ -162,11 +154,9 @@ function checkSnapshotSize(io: PollIO, count: number): void {
 }
 
 /**
- * One poll of a cursor event: the records dated at or after the cursor minus the look-back window,
- * oldest first, then those without a date. The cursor never moves past the poll's clock less
- * CURSOR_MARGIN_MS (`now` is when the poll started) and never moves back, except when it stands
- * ahead of the clock itself (a clock set back by more than the margin): then it is brought back,
- * and records already reported may be reported again rather than new ones missed.
+ * One poll of a cursor event: records from the cursor less the look-back window, oldest first, then
+ * the undated. The cursor never passes the poll's clock less CURSOR_MARGIN_MS and never moves back,
+ * unless the clock went back past it: then it follows, repeating records rather than missing any.
  */
 export async function pollCursor(io: PollIO, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;
@@ -227,9 +217,8 @@ export async function pollCursor(io: PollIO, settings: PollSettings, state: Poll
 }
 
 /**
- * One poll of a snapshot event: the whole watched set, compared with the remembered statuses.
- * `changed`: a remembered record whose status moved; `entered`: a record not in the set before.
- * Records beyond Max Records per Poll keep their old memory, so the next poll reports them.
+ * One poll of a snapshot event: the watched set against the remembered statuses (`changed`: status
+ * moved; `entered`: new in the set). Records past Max Records per Poll are reported next poll.
  */
 export async function pollSnapshot(io: PollIO, settings: PollSettings, state: PollState, now: number): Promise<PollOutcome> {
 	const { event } = settings;

@@ -3,17 +3,16 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PollEvent } from './events';
 
 /**
- * What the polling trigger keeps between polls (one object of the node's static data), and the caps
- * that bound it. It is written once, at the end of a successful poll: a failed poll leaves it as it
- * was, so the next poll reads the same records. Records are known by identity (id, else a digest of
- * their content), never by the cursor, so moving the cursor can neither lose nor repeat one.
+ * The polling trigger's state between polls (one object of static data) and its caps. Written only
+ * at the end of a successful poll, so a failed poll is read again. Records are known by identity
+ * (id, else a digest), never by the cursor: moving the cursor neither loses nor repeats one.
  */
 
 export const STATE_KEY = 'pollState';
 /** How far behind the poll's own clock the cursor stays at most (records the platform dates slightly late). */
 export const CURSOR_MARGIN_MS = 60_000;
 export const STATE_VERSION = 2;
-/** Most records kept in `seen` for the look-back window. */
+/** Most records in `seen` for the look-back window. */
 export const SEEN_CAP = 10_000;
 /** Most records without a usable date remembered. */
 export const UNDATED_CAP = 1_000;
@@ -78,27 +77,24 @@ export function capMemory(mem: Map<string, string>): void {
 }
 
 
-/**
- * Keeps the seen digests whose date is within the look-back window before `ts`; when more than
- * SEEN_CAP remain, forgets the oldest dates whole and raises the floor above them.
- */
+/** The seen digests within the look-back window before `ts`; past SEEN_CAP the oldest dates go whole and the floor rises above them. */
 export function pruneSeen(seen: Map<string, number>, ts: number, lookBackMs: number, floor?: number): { seen: Array<[string, number]>; floor?: number } {
-	let kept = [...seen.entries()].filter(([, time]) => time >= ts - lookBackMs);
+	let recent = [...seen.entries()].filter(([, time]) => time >= ts - lookBackMs);
 	let newFloor = floor;
-	if (kept.length > SEEN_CAP) {
-		kept.sort((a, b) => a[1] - b[1]);
-		let cut = kept.length - SEEN_CAP;
-		// Never split one date: all of it is kept or all of it forgotten.
-		while (cut < kept.length && kept[cut][1] === kept[cut - 1][1]) cut++;
+	if (recent.length > SEEN_CAP) {
+		recent.sort((a, b) => a[1] - b[1]);
+		let cut = recent.length - SEEN_CAP;
+		// Never split one date: all of it stays or all of it goes.
+		while (cut < recent.length && recent[cut][1] === recent[cut - 1][1]) cut++;
 		// Never above the cursor (dates ahead of the poll's clock are no reason to stop reading), never below Start From.
-		newFloor = Math.max(floor ?? -Infinity, Math.min(cut < kept.length ? kept[cut][1] : ts + 1, ts));
-		kept = kept.slice(cut);
+		newFloor = Math.max(floor ?? -Infinity, Math.min(cut < recent.length ? recent[cut][1] : ts + 1, ts));
+		recent = recent.slice(cut);
 	}
-	return { seen: kept, floor: newFloor };
+	return { seen: recent, floor: newFloor };
 }
 
 
-/** Keeps the most recently seen `cap` digests (the list is oldest first). */
+/** The most recently seen `cap` digests (the list is oldest first). */
 export function capList(list: string[], cap: number): string[] {
 	return list.length > cap ? list.slice(list.length - cap) : list;
 }

@@ -1,9 +1,7 @@
 /**
- * The one shape of what this package keeps in an n8n process between executions (the trigger's
- * delivery keys, its failed activations, the request windows per credential): a named map whose
- * limits are given where it is made. Entries leave oldest first: past `maxEntries`, and once idle
- * for `idleMs` (idle = since set, or since last read when `touchOnRead`). Every store of the
- * process is listed in PROCESS_STORES, so its bounds can be read (and tested) in one place.
+ * The one shape of state this package holds in an n8n process between executions: a named map with
+ * its limits given where it is made. Entries leave oldest first, past `maxEntries` or idle for
+ * `idleMs` (since set, or since last read with `touchOnRead`). PROCESS_STORES lists them all.
  */
 export interface StoreLimits {
 	/** Most entries the store holds; the oldest leaves first. */

@@ -27,11 +27,7 @@ export function fieldError(ctx: NodeContext, message: string, itemIndex?: number
 	throw new NodeOperationError(ctx.getNode(), message, itemIndex === undefined ? {} : { itemIndex });
 }
 
-/**
- * The error as this node's own: a NodeApiError or NodeOperationError passes through unchanged
- * (both constructors hand back an error of their own class), anything else becomes a
- * NodeOperationError with its message.
- */
+/** The error as this node's own: a NodeApiError or NodeOperationError passes unchanged, anything else becomes a NodeOperationError. */
 export function asNodeError(ctx: NodeContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
 	return new NodeOperationError(ctx.getNode(), error as Error, itemIndex === undefined ? {} : { itemIndex });

@@ -20,7 +20,7 @@ export function strictInteger(value: unknown, min: number): number | undefined {
 
 /**
  * A whole-number option (Request Options, Pagination, the polling trigger's options): empty gives
- * `fallback`; anything else must be written in digits and lie from `min` to `max`.
+ * `fallback`; anything else must be written in digits, from `min` to `max`.
  */
 export function wholeNumberOption(
 	ctx: NodeContext,

@@ -2,15 +2,10 @@ import type { NodeContext } from './errors';
 import { fieldError } from './errors';
 
 /**
- * The one place that builds request paths. Every value placed in a path (an ID from item data,
- * a voucher code, a webhook id stored by the trigger) is checked against a strict rule and
- * encoded, so that no value can leave its segment: `..`, `.`, their percent-encoded forms,
- * slashes and backslashes (which URL parsers read as `/`) never pass.
- *
- * The rules, from the spec: IDs are strings, and the ones it types are UUIDs (`externalAccountId`,
- * the `businessId` of webhook listing); the platform's other IDs are opaque. An ID is therefore
- * letters, digits, `-` and `_` (UUIDs, hex object ids, ULIDs, slugs), at most 128 characters.
- * A voucher code is "unique" and typed by people: letters, digits, `-` and `_`, at most 64.
+ * The one place that builds request paths: every value placed in one is checked and encoded, so
+ * none can leave its segment (`..`, `.`, slashes, backslashes, their percent forms). The spec types
+ * some IDs as UUIDs and leaves the rest opaque, so an ID is letters, digits, `-` and `_`, at most
+ * 128 characters; a voucher code (typed by people) the same, at most 64.
  */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

@@ -6,10 +6,7 @@ import { isPlainObject } from './records';
 import type { FailureFacts } from './retry';
 import { DEADLINE, neverSent } from './retry';
 
-/**
- * Reading the platform's answers: the success envelope and its shape, refusals as NodeApiErrors
- * with the platform's message, and the redaction that keeps secrets out of every error.
- */
+/** The platform's answers: the success envelope and its shape, refusals as NodeApiErrors, and the redaction of secrets from every error. */
 
 /** What an error needs to know about the request it reports (never its headers). */
 export interface RequestFacts {

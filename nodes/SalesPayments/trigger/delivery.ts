@@ -12,13 +12,12 @@ import type { TriggerStaticData } from './ownership';
 import { SECRET_HEADER, triggerData } from './ownership';
 
 /**
- * One delivery from the platform: its secret checked in constant time (401 and nothing else
- * when wrong), events outside the chosen list answered and dropped, repeats of an accepted
- * notification dropped (Ignore Duplicate Deliveries: memory.ts in this n8n process, the static
- * data across restarts), and the rest emitted as one item.
+ * One delivery: secret checked in constant time (401 when wrong), events not chosen answered and
+ * dropped, repeats dropped (Ignore Duplicate Deliveries: memory.ts in this process, the static data
+ * across restarts), the rest emitted as one item.
  */
 
-/** How many recent delivery keys "Ignore Duplicate Deliveries" keeps in static data (across restarts). */
+/** How many recent delivery keys Ignore Duplicate Deliveries stores in static data (across restarts). */
 export const DUPLICATE_WINDOW = 200;
 /** How many this n8n process remembers (within 24 hours), all trigger nodes together. */
 export const PROCESS_WINDOW = MEMORY_MAX_KEYS;

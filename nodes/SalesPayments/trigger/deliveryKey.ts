@@ -4,13 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../transport/records';
 
 /**
- * When two deliveries are one notification (Ignore Duplicate Deliveries; docs/triggers.md has the
- * rule with examples). Only in two cases, so that two real notifications are never taken for one:
- * - they carry the same notification id: `eventId`, `notificationId` or `deliveryId`, or a
- *   top-level `id` beside the event when the record sits under `data` (or order, subscription,
- *   payment, recurrence) with another id of its own;
- * - with no notification id, their bodies are the same JSON value (key order and whitespace aside).
- * The spec does not show the delivered body, so no field is guessed to be the one that matters.
+ * When two deliveries are one notification (rule and examples: docs/triggers.md): the same
+ * notification id, or with none, the same JSON value. The spec does not show the delivered body,
+ * so no field is guessed to be the one that matters.
  */
 
 /** Where the notified record may sit in an envelope. */
@@ -19,10 +15,7 @@ const RECORD_FIELDS = ['data', 'order', 'subscription', 'payment', 'recurrence']
 export interface DeliveryKeys {
 	/** The key remembered for this delivery. */
 	key: string;
-	/**
-	 * Keys an earlier version saved for this very notification (only forms that name it alone):
-	 * a re-send after an upgrade is still caught by the static data.
-	 */
+	/** Keys an earlier version saved for this notification: a re-send after an upgrade is still caught. */
 	legacy: string[];
 }
 
@@ -32,7 +25,10 @@ function scalar(value: unknown): string | undefined {
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 }
 
-/** The notification's own id, when the body carries one (never the record's id). */
+/**
+ * The notification's own id: `eventId`, `notificationId` or `deliveryId`, or a top-level `id`
+ * when the record sits under `data` (or order, subscription...) with another id. Never the record's.
+ */
 function notificationId(top: IDataObject, event: string | undefined): string | undefined {
 	const named = scalar(top.eventId ?? top.notificationId ?? top.deliveryId);
 	if (named !== undefined) return named;

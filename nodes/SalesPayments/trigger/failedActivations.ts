@@ -1,13 +1,10 @@
 import { failedActivationStore } from './stores';
 
 /**
- * Production activations of this process that failed, by node, until n8n's cleanup `delete`.
- * When checkExists or create throws, n8n's ActiveWorkflowManager.addWebhooks calls clearWebhooks,
- * which calls `delete` (mode internal, activation update, the static data saved in the database):
- * the very call a deactivation makes. Only this memory tells them apart. That cleanup must not
- * delete a webhook that was working (a transient 500 at n8n's start would otherwise cost the
- * webhook and its queue of failed deliveries): it touches nothing, and n8n's retry of the
- * activation (1 s, 2 s, 4 s ...) finds the same webhook.
+ * When checkExists or create throws, n8n (ActiveWorkflowManager.addWebhooks -> clearWebhooks)
+ * calls `delete` exactly as a deactivation does; only this record tells them apart. That cleanup
+ * must not delete a working webhook and its queue (a transient 500 at n8n's start): n8n's retry of
+ * the activation (1 s, 2 s, 4 s ...) finds the same webhook.
  */
 
 /** A production activation step of this node failed: the cleanup `delete` that follows is recognised. */

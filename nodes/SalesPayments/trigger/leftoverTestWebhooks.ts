@@ -4,15 +4,10 @@ import { parseHttpDate, parseIsoInstant } from '../fields/dates';
 import type { AttemptEvent } from '../transport/transport';
 
 /**
- * Test webhooks left behind. "Listen for test event" registers a webhook for this node's test URL,
- * and n8n deletes it when the listen ends (stopped, its event received, or n8n's 2-minute
- * TEST_WEBHOOK_TIMEOUT). An n8n killed while listening never does: the platform then sends every
- * event to a dead `/webhook-test/` URL until someone removes it.
- *
+ * Test webhooks an n8n killed while listening left behind (n8n deletes one when the listen ends).
  * A production checkExists or create deletes this node's test webhooks older than LEFTOVER_AFTER_MS
- * by the platform's clock alone (its `Date` header against the webhook's `createdAt`), so no clock
- * difference can make a young one look old. Only an IMF-fixdate Date header and an ISO 8601
- * `createdAt` with `Z` or an offset are read; anything else keeps the webhook.
+ * by the platform's clock alone (`Date` header against `createdAt`), so no clock difference makes a
+ * young one look old. A time that cannot be read strictly keeps the webhook.
  */
 
 /** n8n's TEST_WEBHOOK_TIMEOUT (n8n 1.x and 2.x). */

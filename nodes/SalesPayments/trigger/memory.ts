@@ -4,20 +4,12 @@ import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
 import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
 
 /**
- * Ignore Duplicate Deliveries inside one n8n process: the keys of the deliveries this process
- * accepted, checked and recorded in one synchronous step before the item is emitted, so two copies
- * of a notification in flight together never both start an execution. The stores and their bounds
- * are in stores.ts.
- *
- * Why memory and not only static data: n8n loads a workflow's static data at the start of each
- * webhook request and writes all of it back before answering (live-webhooks.js, no lock, no merge),
- * so concurrent requests do not see each other's keys and overwrite each other's writes.
- *
- * A key counts once n8n answered its request with a 2xx: n8n answers 500 when it could not create
- * the execution, and the platform sends the notification again, which must run. Until then the key
- * is this request's alone; once answered 2xx it goes into the static data of every request still
- * unanswered (and of every later one), so the copy n8n writes next holds it. A copy that arrives
- * while the first is unanswered waits for that answer (at most WAIT_FOR_FIRST_MS).
+ * Ignore Duplicate Deliveries inside one n8n process: a key is checked and recorded in one
+ * synchronous step, so two copies in flight never both run. Static data alone cannot do it: n8n
+ * loads it per webhook request and writes all of it back (no lock, no merge).
+ * A key counts once n8n answered its request 2xx (a 500 means no execution: the platform's re-send
+ * must run); it then goes into the static data of every unanswered request. A copy that arrives
+ * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS).
  */
 
 /** How long a copy waits for n8n's answer to the first copy before it is answered 503. */
@@ -120,11 +112,9 @@ function record(node: NodeMemory, key: string, saved: string[], data: RecentDeli
 }
 
 /**
- * Whether a delivery runs: `duplicate` when this process accepted the same key (n8n answered it
- * 2xx) or the static data n8n loaded for this request holds it (or one of its `legacy` keys, as
- * an earlier version saved them); `accept` (recorded before this returns) otherwise; `busy` when
- * the first copy is still unanswered after WAIT_FOR_FIRST_MS. Between checking and recording
- * nothing is awaited: no other request can come in between.
+ * `duplicate` when this process accepted the key (answered 2xx) or this request's static data holds
+ * it (or a `legacy` key); `busy` when the first copy is still unanswered after WAIT_FOR_FIRST_MS;
+ * else `accept`, recorded before returning (nothing awaited between the check and the record).
  */
 export async function admit(
 	where: { workflowId: string; nodeId: string; webhookId: string },

@@ -5,17 +5,10 @@ import type { PlatformClock } from './leftoverTestWebhooks';
 import { leftoversAmong } from './leftoverTestWebhooks';
 
 /**
- * What the trigger may call its own on the platform. A webhook is this node's own only when
- * both hold:
- * - every dispatcher calls this node's current URL (n8n's WEBHOOK_URL plus the node's path), and
- * - this node made it: it carries this node's owner mark, or it is the webhook named in the
- *   node's static data, made by this node.
- * `judge()` gives every webhook a call read its standing at once; registration acts on that verdict.
- * A webhook calling another URL is never this node's to change or delete, whoever made it: a
- * copy of the workflow on another n8n that shares the encryption key (so the same instance id,
- * the same owner) but runs at another address, or this n8n before WEBHOOK_URL changed. Leaving
- * a stale webhook behind costs failed deliveries; deleting a live one stops another instance's
- * workflow, silently.
+ * Which webhooks are this node's own: every dispatcher calls this node's current URL, and this
+ * node made it (its owner mark, or the stored webhook made by this node). A webhook calling another
+ * URL is never deleted, whoever made it: it may serve a copy of the workflow on another n8n with the
+ * same encryption key. A stale one left costs failed deliveries; a live one deleted stops a workflow.
  */
 
 /** Header that carries the per-webhook secret on every delivery. */
@@ -23,7 +16,7 @@ export const SECRET_HEADER = 'x-sp-webhook-secret';
 /** Header that marks a webhook as made by one node (a digest: the instance id is not sent). */
 export const OWNER_HEADER = 'x-sp-n8n-owner';
 
-/** What the node keeps in its static data between activations and deliveries. */
+/** The node's static data, between activations and deliveries. */
 export interface TriggerStaticData {
 	webhookId?: string;
 	webhookSecret?: string;
@@ -69,10 +62,9 @@ function isTestUrl(url: string | undefined): boolean {
 }
 
 /**
- * Test or production, from what the call carries. n8n calls checkExists/create of a test listen in
- * mode `manual`, but stops the listen with `delete` in mode `internal`, the mode of a production
- * deactivation too. That `delete` gets the test registration's own static data (never saved), so
- * the owner mark stored there names the kind; with none stored, the URL n8n gives (its test path).
+ * Test or production. n8n runs a test listen's checkExists/create in mode `manual` but its `delete`
+ * in mode `internal`, as a deactivation; that `delete` gets the listen's own static data, so the
+ * owner mark stored there names the kind; with none stored, the URL decides.
  */
 export function webhookKind(ctx: IHookFunctions, data: TriggerStaticData): Kind {
 	const owner = rawOwner(ctx);
@@ -92,7 +84,7 @@ export interface Identity {
 	testMark: string;
 	/** What versions before the mark stored as the owner (production only). */
 	rawOwner: string;
-	/** This node on this n8n, for what the process keeps between n8n's calls. */
+	/** This node on this n8n: the key of the process's stores. */
 	nodeKey: string;
 	/** The node's webhookId: part of both its URLs. */
 	webhookId?: string;
@@ -139,10 +131,9 @@ export function registeredSecret(webhook: IDataObject): string | null | undefine
 }
 
 /**
- * Whether `candidate` is this node's test URL, given its production URL: n8n builds both as
- * `<WEBHOOK_URL><endpoint>/<node webhookId>/<path>`, the endpoint being `webhook` or `webhook-test`
- * unless N8N_ENDPOINT_WEBHOOK(_TEST) say otherwise. So: same origin, same folder before the
- * endpoint, same `/<webhookId>/<path>` after it, another endpoint.
+ * Whether `candidate` is this node's test URL: n8n builds both as `<WEBHOOK_URL><endpoint>/<node
+ * webhookId>/<path>` (endpoint `webhook` or `webhook-test`, or N8N_ENDPOINT_WEBHOOK(_TEST)), so
+ * only the endpoint may differ.
  */
 function isTestUrlOf(candidate: string, productionUrl: string, webhookId: string | undefined): boolean {
 	if (!webhookId) return false;
@@ -185,13 +176,10 @@ function leftInPlace(webhook: IDataObject, standing: Standing, url: string): str
 }
 
 /**
- * How a webhook stands to this node, for the kind of webhook the call is about:
- * - `own`: this node's, for its current URL (it may be replaced, updated or deleted);
- * - `ownTest` (production calls only): this node's test webhook, which a listen may still use or
- *   left behind (the verdict's `leftovers`, leftoverTestWebhooks.ts);
- * - `elsewhere`: made by this node (or a copy of it sharing the owner) for another URL: left alone;
- * - `stranger`: calls this node's URL but is not provably this node's: left alone;
- * - `unrelated`: anything else (from a test call, production's webhook too).
+ * How a webhook stands to this node, for the kind the call is about: `own` (may be changed or
+ * deleted); `ownTest` (production calls only: this node's test webhook, maybe a leftover);
+ * `elsewhere` (made by this node for another URL) and `stranger` (calls this URL, not provably
+ * ours): left alone; `unrelated`: anything else (for a test call, production's webhook too).
  */
 export type Standing = 'own' | 'ownTest' | 'elsewhere' | 'stranger' | 'unrelated';
 
@@ -232,10 +220,7 @@ function standingOf(me: Identity, { id, webhook }: Listed, storedId: string | un
 	return urls?.includes(url) ? 'stranger' : 'unrelated';
 }
 
-/**
- * Judges every webhook a call read, once, before acting (and before the static data names a new
- * webhook: the stored one is judged as stored). `clock` is the platform's, for the test webhooks' age.
- */
+/** Judges every webhook a call read, once, before acting. `clock` is the platform's, for the test webhooks' age. */
 export function judge(me: Identity, webhooks: Listed[], storedId: string | undefined, url: string, clock: PlatformClock = {}): Verdict {
 	const verdict: Verdict = { judged: [], own: [], leftovers: [], leftInPlace: [] };
 	// A webhook listed twice (a list that changed between pages) is judged once.

@@ -19,19 +19,9 @@ import { readClock } from './leftoverTestWebhooks';
 import { assertReachableWebhookUrl } from './webhookUrl';
 
 /**
- * n8n's webhook lifecycle for the trigger. Each call reads who asks (identify) and the webhooks
- * once, has ownership.ts judge them all (judge), then acts on that verdict:
- * - `checkExists` is true when the stored webhook is this node's own, for this URL, with this
- *   secret, business, events and contact, active, no resume asked and no stray of this node;
- * - `create` brings this node's own webhook up to date in place (so its queue of failed
- *   deliveries survives), or registers a new one and then deletes only this node's own strays;
- *   every other webhook made for this workflow is left in place and named in n8n's log;
- * - `delete` deletes only this node's own webhook, except in the cleanup n8n runs right after a
- *   failed production activation (failedActivations.ts): the working webhook and its queue stay;
- * - a production `checkExists` / `create` also deletes this node's test webhooks a listen left
- *   behind (leftoverTestWebhooks.ts); a refusal is logged and tried again at the next call, never
- *   failing the activation (n8n calls `create` only when checkExists said false).
- * docs/triggers.md has the table of n8n's calls (mode, activation, static data) this is built on.
+ * n8n's webhook lifecycle for the trigger (docs/triggers.md has n8n's calls). Each call reads who
+ * asks and the webhooks once, has ownership.ts judge them all, then acts: only this node's own
+ * webhooks are changed or deleted; every other one is left in place and named in n8n's log.
  */
 
 interface Wanted {
@@ -78,11 +68,9 @@ function idParam(id: string) {
 	return { id: { value: id, label: 'Stored webhook ID' } };
 }
 
-/**
- * A production activation step: a failure is remembered for the cleanup `delete` n8n runs next.
- * What this process remembers of deliveries is pruned too, whatever node gets the next one.
- */
+/** A production activation step: a failure is remembered for the cleanup `delete` n8n runs next. */
 async function activationStep<T>(ctx: IHookFunctions, me: Identity, step: () => Promise<T>): Promise<T> {
+	// Prunes the process's delivery memory here too, whatever node gets the next delivery.
 	pruneMemory();
 	try {
 		const result = await step();
@@ -94,11 +82,7 @@ async function activationStep<T>(ctx: IHookFunctions, me: Identity, step: () => 
 	}
 }
 
-/**
- * The webhook by id; undefined only when the platform says it is gone (404). An answer that can't
- * be read (the transport refuses `{}`, `data: null`, text, HTML) or that names another webhook
- * throws: an unreadable answer never counts as "gone".
- */
+/** The webhook by id; undefined only on 404. An unreadable answer, or one naming another webhook, throws: never "gone". */
 async function fetchWebhook(ctx: IHookFunctions, id: string): Promise<IDataObject | undefined> {
 	let found: IDataObject;
 	try {
@@ -174,10 +158,7 @@ function usable(data: TriggerStaticData, stored: Judged | undefined, wanted: Wan
 	return (stored.secret === undefined || stored.secret === data.webhookSecret) && (stored.webhook.account === undefined || stored.webhook.account === wanted.businessId);
 }
 
-/**
- * This node's test webhooks that a listen left behind, deleted. Never fails the call: a refusal
- * (403) or a failure after the retries is logged, and the next start or activation tries again.
- */
+/** Deletes this node's leftover test webhooks. Never fails the call: a failure is logged and tried again next time. */
 async function removeLeftovers(ctx: IHookFunctions, verdict: Verdict): Promise<void> {
 	for (const { id, line } of verdict.leftovers) {
 		try {
@@ -192,9 +173,9 @@ async function removeLeftovers(ctx: IHookFunctions, verdict: Verdict): Promise<v
 }
 
 /**
- * True when the stored webhook is this node's own, already as wanted, and no other webhook of this
- * node calls its URL (a stray left by an earlier failure: false lets `create` remove it). A test
- * webhook a listen left behind is deleted on the way, and never makes it false.
+ * True when the stored webhook is this node's own, already as wanted (URL, secret, business,
+ * events, contact, active, no resume asked), and no stray of this node calls its URL (false lets
+ * `create` remove it). Leftover test webhooks are deleted on the way and never make it false.
  */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const me = identify(ctx);
@@ -289,8 +270,8 @@ async function sweep(ctx: IHookFunctions, verdict: Verdict, keep?: string): Prom
 }
 
 /**
- * Brings this node's own webhook up to date, or registers a new one; then deletes this node's
- * own strays (same owner mark, same URL) and names every other webhook it left in place.
+ * Updates this node's own webhook in place (its queue of failed deliveries survives), or registers
+ * a new one; then deletes this node's strays and names every other webhook it left in place.
  */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const me = identify(ctx);
@@ -312,10 +293,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 }
 
 /**
- * Deletes this node's own webhooks (one already gone is fine) and clears the static data. A
- * webhook that calls another URL, or that this node did not make, is left in place. The cleanup
- * n8n runs right after this node's failed production activation touches nothing (see
- * failedActivations.ts): the stored webhook keeps serving, with its queue, for n8n's retry.
+ * Deletes this node's own webhooks and clears the static data; any other webhook stays. The cleanup
+ * n8n runs right after a failed production activation touches nothing (failedActivations.ts).
  */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const me = identify(ctx);

@@ -1,12 +1,9 @@
 import { BoundedStore } from '../transport/boundedStore';
 
 /**
- * Everything the trigger keeps in an n8n process between n8n's calls, in one place with its
- * bounds. Nothing here is needed for correctness across processes (the static data is); it makes
- * repeats in one process harmless and tells n8n's cleanup `delete` from a deactivation.
- * At most, for all trigger nodes of the process together: 50,000 delivery keys (about 14 MB),
- * 1,000 nodes (each with at most 400 recent keys, 200 failed keys and 200 open requests) and
- * 1,000 failed activations.
+ * Everything the trigger holds in an n8n process between n8n's calls, with its bounds. At most,
+ * all trigger nodes together: 50,000 delivery keys (about 14 MB), 1,000 nodes (each at most 400
+ * recent keys, 200 failed keys, 200 open requests) and 1,000 failed activations.
  */
 
 const HOUR = 60 * 60 * 1000;
@@ -40,7 +37,7 @@ export interface NodeMemory {
 	webhookId: string;
 	/** Keys n8n answered 2xx, newest last: what a request's static data gets (at most twice the window). */
 	confirmed: string[];
-	/** Keys whose request n8n answered with an error: kept out of static data (at most MAX_FAILED_KEYS). */
+	/** Keys whose request n8n answered with an error: left out of static data (at most MAX_FAILED_KEYS). */
 	failed: Set<string>;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
 	open: Set<RecentDeliveries>;
@@ -75,11 +72,7 @@ export function dropKeysOf(node: NodeMemory): void {
 	deliveryKeyStore.deleteWhere((_key, entry) => entry.node === node);
 }
 
-/**
- * Production activations of this process that failed, by node, until n8n's cleanup `delete`
- * (failedActivations.ts). n8n's cleanup follows the failure at once: an entry older than a minute
- * is ignored.
- */
+/** Failed production activations, by node, until n8n's cleanup `delete` (failedActivations.ts), which follows at once: a minute at most. */
 export const failedActivationStore = new BoundedStore<string, true>('trigger: failed activations', {
 	maxEntries: 1_000,
 	idleMs: 60_000,

@@ -4,11 +4,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DATA_CREDENTIAL, getCachedCredentials, serviceUrl } from '../transport/credentials';
 
 /**
- * Behind a proxy or in Docker, n8n often believes its own address is http://localhost:5678/ and
- * would register that URL as the webhook's dispatcher: the platform, elsewhere, can never call
- * it, and the trigger waits for deliveries that never come. Activation refuses that case with
- * what to change (WEBHOOK_URL). A platform that is itself local (the simulator, a platform
- * running on the same machine) can reach a local URL, so that case stays allowed.
+ * Behind a proxy or in Docker, n8n often takes its address for http://localhost:5678/, which a
+ * remote platform can never call: activation refuses it, naming WEBHOOK_URL. A local platform
+ * (the simulator) can reach it, so that case is allowed.
  */
 
 /** localhost, *.localhost, 127.0.0.0/8, ::1, 0.0.0.0: addresses that name the machine itself. */
@@ -28,10 +26,7 @@ function hostOf(url: string): string | undefined {
 	}
 }
 
-/**
- * Throws when n8n's webhook URL for this node is local while the credential's Base URL is not:
- * the platform could not deliver to it. Call before registering the webhook.
- */
+/** Throws when this node's webhook URL is local and the credential's Base URL is not. Call before registering. */
 export async function assertReachableWebhookUrl(ctx: IHookFunctions): Promise<void> {
 	const webhookUrl = ctx.getNodeWebhookUrl('default');
 	const webhookHost = webhookUrl ? hostOf(webhookUrl) : undefined;
