@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The polling trigger in a real n8n 2.8.4: the example workflow "tell the finance team about new
  * refund requests" is active with the shortest poll time n8n accepts, a custom cron firing every
@@ -15,6 +15,7 @@ import { DATA_CREDENTIAL_ID, demoExamples } from '../support/demo';
 import { DEFAULT_OWNER, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { recordFigures } from '../support/helpers/figures';
 
 const WORKFLOW_ID = 'spExampleRefunds';
 const TRIGGER = 'New refund request';
@@ -76,7 +77,7 @@ describe('polling trigger in a real n8n 2.8.4', () => {
 			return found.length ? found : undefined;
 		});
 		const latencyMs = Date.now() - createdAt;
-		process.stdout.write(`polling trigger: refund request to finance message in ${latencyMs} ms (poll every second)\n`);
+		recordFigures('polling trigger: refund request to finance message (poll every second)', { latencyMs });
 		expect(execution.status).toBe('success');
 		expect(messages).toHaveLength(1);
 		expect(messages[0].body.channel).toBe('finance');

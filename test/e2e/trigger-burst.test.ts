@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The webhook trigger in a real n8n 2.8.4 (regular mode, sqlite) under what a shop sees at peak:
  * - a burst of 200 distinct order.paid notifications from 20 concurrent senders, every 5th sent
@@ -17,6 +16,7 @@ import { BURST_WORKFLOW_ID, executionsPerOrder, runBurst, startBurstN8n } from '
 import { DEFAULT_OWNER, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
 import { INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { figuresOnFailure } from '../support/helpers/figures';
 
 const WEBHOOK_ID = '5d1c7e2b-8a9f-4b3c-9d2e-6f7a8b9c0d1e';
 const TRIGGER = 'Order paid';
@@ -50,16 +50,17 @@ describe('the webhook trigger in a real n8n 2.8.4 at peak', () => {
 	it('200 notifications from 20 senders, every 5th sent twice while in flight or right after: each ran exactly once', async () => {
 		const plan: BurstPlan = { notifications: 200, senders: 20, repeatEvery: 5, kinds: ['inFlight', 'rightAfter'], laterMs: 0 };
 		const figures = await runBurst(ctx.n8n, target, plan, ctx.sim.credentials.businessId);
-		process.stderr.write(`[trigger-burst] ${JSON.stringify(figures)}\n`);
-		expect({ statuses: figures.statuses, executions: figures.executions, doubles: figures.doubles, losses: figures.losses }).toEqual({
-			statuses: { 200: 240 },
-			executions: 200,
-			doubles: 0,
-			losses: 0,
+		figuresOnFailure('trigger-burst', figures, () => {
+			expect({ statuses: figures.statuses, executions: figures.executions, doubles: figures.doubles, losses: figures.losses }).toEqual({
+				statuses: { 200: 240 },
+				executions: 200,
+				doubles: 0,
+				losses: 0,
+			});
+			expect(figures.repeats).toEqual({ inFlight: 20, rightAfter: 20, later: 0 });
+			// The in-flight repeats did overlap their first copy (most of them at least).
+			expect(figures.overlapped).toBeGreaterThanOrEqual(10);
 		});
-		expect(figures.repeats).toEqual({ inFlight: 20, rightAfter: 20, later: 0 });
-		// The in-flight repeats did overlap their first copy (most of them at least).
-		expect(figures.overlapped).toBeGreaterThanOrEqual(10);
 	}, 300_000);
 
 	it('n8n killed while listening for a test event: the test webhook is kept while a listen may use it, then removed at the next start', async () => {
