@@ -66,12 +66,7 @@ describe('the webhook trigger in a real n8n 2.8.4 at peak', () => {
 	it('n8n killed while listening for a test event: the test webhook is kept while a listen may use it, then removed at the next start', async () => {
 		const [production] = await simWebhooks();
 		// "Listen for test event" on the trigger, as the editor asks for it.
-		const saved = await ctx.n8n.rest<{ data: Record<string, unknown> }>('GET', `/workflows/${BURST_WORKFLOW_ID}`);
-		const res = await ctx.n8n.rest<{ data: { waitingForWebhook?: boolean } }>('POST', `/workflows/${BURST_WORKFLOW_ID}/run`, {
-			workflowData: { ...saved.data.data, pinData: {} },
-			triggerToStartFrom: { name: TRIGGER },
-		});
-		expect(res.data.data.waitingForWebhook).toBe(true);
+		expect(await ctx.n8n.listenForTestEvent(BURST_WORKFLOW_ID, TRIGGER)).toBe(true);
 		expect(await urls()).toEqual([target.url, testUrl()].sort());
 		await ctx.n8n.kill();
 		expect(await urls()).toEqual([target.url, testUrl()].sort());

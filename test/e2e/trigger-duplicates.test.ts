@@ -99,12 +99,7 @@ describe('Ignore Duplicate Deliveries and leftover test webhooks in a real n8n 2
 	it('the platform refuses to delete a test webhook a crash left (403): production activates at the start and from the editor, and delivers', async () => {
 		const [production] = await simWebhooks();
 		// "Listen for test event", then n8n killed while it waits.
-		const saved = await ctx.n8n.rest<{ data: Record<string, unknown> }>('GET', `/workflows/${WORKFLOW_ID}`);
-		const listen = await ctx.n8n.rest<{ data: { waitingForWebhook?: boolean } }>('POST', `/workflows/${WORKFLOW_ID}/run`, {
-			workflowData: { ...saved.data.data, pinData: {} },
-			triggerToStartFrom: { name: TRIGGER },
-		});
-		expect(listen.data.data.waitingForWebhook).toBe(true);
+		expect(await ctx.n8n.listenForTestEvent(WORKFLOW_ID, TRIGGER)).toBe(true);
 		const testId = (await simWebhooks()).find((w) => w.dispatchers[0].url === testUrl())!.id;
 		await ctx.n8n.kill();
 		ctx.sim.state.clock.advance(4 * 60_000);

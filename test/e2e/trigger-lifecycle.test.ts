@@ -68,13 +68,7 @@ async function executionCount(): Promise<number> {
 
 /** "Listen for test event" on the trigger, as the editor asks for it. */
 async function listen(): Promise<void> {
-	const saved = await n8n.rest<{ data: Record<string, unknown> }>('GET', `/workflows/${WORKFLOW_ID}`);
-	const res = await n8n.rest<{ data: { waitingForWebhook?: boolean } }>('POST', `/workflows/${WORKFLOW_ID}/run`, {
-		workflowData: { ...saved.data.data, pinData: {} },
-		triggerToStartFrom: { name: TRIGGER },
-	});
-	expect(res.status).toBe(200);
-	expect(res.data.data.waitingForWebhook).toBe(true);
+	expect(await n8n.listenForTestEvent(WORKFLOW_ID, TRIGGER)).toBe(true);
 }
 
 async function restart(): Promise<void> {

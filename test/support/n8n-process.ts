@@ -427,6 +427,16 @@ db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
 		if (res.status !== 200) throw new Error(`deactivate failed: ${res.status} ${JSON.stringify(res.data)}`);
 	}
 
+	/** "Listen for test event" on a trigger of a saved workflow, as the editor asks for it; true when n8n waits for the event. */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<boolean> {
+		const saved = await this.rest<{ data: Record<string, unknown> }>('GET', `/workflows/${workflowId}`);
+		const res = await this.rest<{ data: { waitingForWebhook?: boolean } }>('POST', `/workflows/${workflowId}/run`, {
+			workflowData: { ...saved.data.data, pinData: {} },
+			triggerToStartFrom: { name: triggerName },
+		});
+		return res.data.data.waitingForWebhook === true;
+	}
+
 	/** Executions of a workflow, newest first, with their data. */
 	async executions(workflowId: string): Promise<Array<{ id: string; status: string; data?: unknown }>> {
 		const res = await this.rest<{ data: { results: Array<{ id: string; status: string }> } }>(
