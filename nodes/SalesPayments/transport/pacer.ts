@@ -12,9 +12,10 @@ import type { AttemptEvent } from './transport';
  *   (within CLIMB_RATIO + CLIMB_MS) and requests had to wait for a slot, the window grows by a
  *   step, and the next step is twice as large (the first: half the window). Answers as fast as
  *   before with more in flight are more answers per second.
- * - **Stop when page times climb with no gain**: a round whose every answer climbed shrinks the
- *   window in proportion (answers twice as slow as the fastest: half the window, at least one
- *   off); after a growth it also undoes that growth, and the next try waits 2, 4 ... 32 rounds.
+ * - **Stop when page times climb with no gain**: a round whose every answer climbed after a growth
+ *   undoes that growth, and the next try waits 2, 4 ... 32 rounds; a climb without a growth (the
+ *   platform slowed, or another run shares it) shrinks the window in proportion (answers twice as
+ *   slow as the fastest: half the window, at least one off).
  * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
  *   quarter off, a 429 or 503 half, once per round; growth restarts with steps of 1, 2, 4...
  * - **A measured rate**: a 429 while requests overlap measures what the platform allows: the
@@ -154,13 +155,13 @@ export class Pacer {
 		if (this.answers < Math.ceil(this.window / 2)) return;
 		if (this.leastClimb > 0) {
 			// Every answer of the round is slower than the fastest: requests queue at the platform (or
-			// here). As many answers a second come with fewer in flight: twice as slow, half the window.
-			const fewer = Math.min(this.window - 1, Math.floor(this.window / this.leastRatio));
+			// here). After a growth, it brought nothing: back to the window before it. Else as many
+			// answers a second come with fewer in flight: twice as slow, half the window.
 			if (this.grew) {
 				this.hold = Math.min(MAX_HOLD, Math.max(2, this.hold * 2));
 				this.holdLeft = this.hold;
 			}
-			this.window = Math.max(1, Math.min(this.grew ? this.lastGood : this.window, fewer));
+			this.window = Math.max(1, this.grew ? this.lastGood : Math.min(this.window - 1, Math.floor(this.window / this.leastRatio)));
 			this.step = 1;
 			this.change(false, now);
 			return;
@@ -178,10 +179,8 @@ export class Pacer {
 
 	/** A new round starts now; `moved`: the window changed (answers to earlier requests no longer judge it). */
 	private change(grew: boolean, now: number, moved = true): void {
-		if (moved) {
-			this.grew = grew;
-			this.changedAt = now;
-		}
+		this.grew = grew;
+		if (moved) this.changedAt = now;
 		this.answers = 0;
 		this.leastClimb = Infinity;
 		this.leastRatio = Infinity;
