@@ -58,7 +58,7 @@ export class SalesPayments implements INodeType {
 			limit: () => fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.pacer.window)),
 			run: async (i) => await runItem(this, i),
 			stopOnFailure: !continueOnFail,
-			onFailure: (i) => lane.stop(i),
+			onStop: (i) => lane.stop(i),
 		});
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < outcomes.length; i++) {

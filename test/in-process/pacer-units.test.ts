@@ -5,7 +5,7 @@
  * pagination-concurrency.test.ts, pagination-network.test.ts and items-side-by-side.test.ts.
  */
 import type { AttemptEvent } from '../../nodes/SalesPayments/transport/transport';
-import { AUTO_MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY, Pacer } from '../../nodes/SalesPayments/transport/pacer';
+import { NETWORK_MAX_CONCURRENCY, Pacer, START_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
 import { Gate, Lane, NotSent } from '../../nodes/SalesPayments/transport/gate';
 
 let now = 1_000_000;
@@ -23,14 +23,15 @@ function attempt(pacer: Pacer, ms: number, event: Omit<AttemptEvent, 'ms'> = { s
 }
 
 /**
- * One round: half the window's answers (at least one), each `ms` long and sent after the last
- * change; `used`: requests waited for a slot meanwhile (a wider window could serve them).
+ * One round: a window's worth of answers, each `ms` long and sent after the last change; `used`:
+ * requests waited for a slot meanwhile (a wider window could serve them).
  */
 function round(pacer: Pacer, ms: number, used = true): number {
-	now += 1;
+	// Sent once the round has started (after a cut, the requests sent before it had an answer's time).
+	now = Math.max(now, (pacer as unknown as { changedAt: number }).changedAt) + 1;
 	pacer.used = used;
 	const sent = now;
-	const n = Math.max(1, Math.ceil(pacer.window / 2));
+	const n = pacer.window;
 	now += ms;
 	for (let k = 0; k < n; k++) pacer.observe({ status: 200, ms: now - sent });
 	return pacer.window;
@@ -52,16 +53,16 @@ describe('the start', () => {
 		[40, 1],
 		[60, 2],
 		[100, 4],
-		[300, 8],
-		[600, 8],
-	])('a first answer of %p ms starts the window at %p (one request per 25 ms of it, at most 8)', (ms, start) => {
+		[300, 12],
+		[650, 12],
+	])('a first answer of %p ms starts the window at %p (one request per 25 ms of it, at most 12)', (ms, start) => {
 		expect(attempt(new Pacer(), ms)).toBe(start);
 	});
 
-	it('a wide start grows by half of it, then by steps twice as large: 8, 12, 20, 24 on a far platform', () => {
+	it('a wide start grows by half of it, then by steps twice as large: 12, 18, 24 on a far platform', () => {
 		const pacer = new Pacer();
-		expect(attempt(pacer, 600)).toBe(AUTO_MAX_CONCURRENCY);
-		expect(rounds(pacer, 4, 610)).toEqual([12, 20, 24, 24]);
+		expect(attempt(pacer, 650)).toBe(START_MAX_CONCURRENCY);
+		expect(rounds(pacer, 3, 660)).toEqual([18, 24, 24]);
 	});
 
 	it('no wide start after a failure: the platform already asked for less', () => {
@@ -75,17 +76,17 @@ describe('grow while throughput grows', () => {
 	it('no growth while nothing waits for a slot (the walk keeps up, or the items are fewer than the window)', () => {
 		const pacer = new Pacer();
 		attempt(pacer, 600);
-		expect(rounds(pacer, 5, 600, false)).toEqual([8, 8, 8, 8, 8]);
-		expect(round(pacer, 600)).toBe(12);
+		expect(rounds(pacer, 5, 600, false)).toEqual([12, 12, 12, 12, 12]);
+		expect(round(pacer, 600)).toBe(18);
 	});
 
 	it('answers of requests sent before the last change do not judge the new window', () => {
 		const pacer = new Pacer();
 		attempt(pacer, 600);
 		pacer.used = true;
-		// Sent before the wide start: 20 quick answers, and the window stays at 8.
+		// Sent before the wide start: 20 quick answers, and the window stays at 12.
 		for (let k = 0; k < 20; k++) pacer.observe({ status: 200, ms: 700 });
-		expect(pacer.window).toBe(8);
+		expect(pacer.window).toBe(12);
 	});
 
 	it('each kind of request is judged against its own fastest answer (a page of 1,000 against pages, an order against orders)', () => {
@@ -103,64 +104,83 @@ describe('grow while throughput grows', () => {
 });
 
 describe('stop when page times climb with no gain', () => {
-	it('a growth whose answers climbed is undone; the next one waits 2 rounds, 4 after a second in a row (a growth that paid starts over)', () => {
+	it('a growth whose answers climbed is undone, and the size that climbed is neared one at a time; tries wait 2, then 4 rounds', () => {
 		const pacer = new Pacer();
 		attempt(pacer, 70);
 		expect(rounds(pacer, 2, 70)).toEqual([3, 5]);
 		// An overloaded platform: answers 50 ms slower per request above 4 in flight.
 		expect(round(pacer, 120)).toBe(3);
 		expect(rounds(pacer, 2, 70)).toEqual([3, 3]);
+		// Steps of 1 below the ceiling (5): 4, then 5 is tried again, undone, and the next try waits 4 rounds.
 		expect(round(pacer, 70)).toBe(4);
-		expect(round(pacer, 70)).toBe(6);
-		expect(round(pacer, 170)).toBe(4);
+		expect(round(pacer, 70)).toBe(5);
+		expect(round(pacer, 120)).toBe(4);
 		expect(rounds(pacer, 2, 70)).toEqual([4, 4]);
 		expect(round(pacer, 70)).toBe(5);
 		expect(round(pacer, 120)).toBe(4);
 		expect(rounds(pacer, 4, 70)).toEqual([4, 4, 4, 4]);
 		expect(round(pacer, 70)).toBe(5);
+		// A try past the ceiling that comes back as fast lifts it: steps double again.
+		expect(round(pacer, 70)).toBe(7);
 	});
 
-	it('answers that climb without a growth shrink the window in proportion: three times as slow, a third', () => {
+	it('answers that climb without a growth take off half the requests that queue: three times as slow, a third of the window', () => {
 		const pacer = new Pacer();
-		attempt(pacer, 600);
-		rounds(pacer, 3, 600);
+		attempt(pacer, 650);
+		rounds(pacer, 3, 650);
 		expect(pacer.window).toBe(NETWORK_MAX_CONCURRENCY);
-		round(pacer, 600, false);
-		expect(round(pacer, 1800)).toBe(8);
+		// Queued: 24 x (1 - 1/3) = 16; half of them off.
+		expect(round(pacer, 1950)).toBe(16);
 		// A little slower (within 1.25 x + 10 ms): not a climb.
-		expect(round(pacer, 700, false)).toBe(8);
+		expect(round(pacer, 750, false)).toBe(16);
+	});
+
+	it('the median answer judges a round: one answer that met few others in flight, or one hiccup, does not', () => {
+		const pacer = new Pacer();
+		attempt(pacer, 650);
+		now += 1;
+		pacer.used = true;
+		const sent = now;
+		now += 2000;
+		// Six answers (half of 12): one quick, five slow: a climb.
+		pacer.observe({ status: 200, ms: 650 });
+		for (let k = 0; k < 5; k++) pacer.observe({ status: 200, ms: now - sent });
+		expect(pacer.window).toBeLessThan(12);
 	});
 });
 
 describe('faults back off, then the window grows again', () => {
-	it('a 5xx or a network failure takes a quarter off, once per round; growth restarts at steps of 1, 2, 4', () => {
+	it('a 5xx or a network failure takes a quarter off, once per round; it regrows by half of that, then by steps twice as large', () => {
 		const pacer = new Pacer();
-		attempt(pacer, 600);
-		rounds(pacer, 3, 600);
-		expect(attempt(pacer, 600, { status: 502 })).toBe(18);
-		// The other failures of requests sent before the back-off are the same round's.
-		now -= 300;
+		attempt(pacer, 650);
+		rounds(pacer, 3, 650);
+		expect(attempt(pacer, 650, { status: 502 })).toBe(18);
+		// The other failures of requests sent before the back-off, or within an answer's time after it, are the same round's.
 		pacer.observe({ code: 'ECONNRESET', ms: 400 });
 		now += 300;
+		pacer.observe({ code: 'ECONNRESET', ms: 100 });
 		expect(pacer.window).toBe(18);
-		expect(rounds(pacer, 4, 600)).toEqual([19, 21, 24, 24]);
-		expect(attempt(pacer, 600, { code: 'ECONNRESET' })).toBe(18);
+		expect(rounds(pacer, 3, 650)).toEqual([21, 24, 24]);
+		now += 1000;
+		expect(attempt(pacer, 650, { code: 'ECONNRESET' })).toBe(18);
 	});
 
-	it('a 429 or a 503 halves it, and it grows again: not a cap for the rest of the list', () => {
-		const pacer = new Pacer();
-		attempt(pacer, 600);
-		rounds(pacer, 3, 600);
-		expect(attempt(pacer, 5, { status: 429, retryInMs: 1000 })).toBe(12);
-		now += 1000;
-		expect(rounds(pacer, 4, 600)).toEqual([13, 15, 19, 24]);
+	it('a 503, or a 429 before any rate is measured, halves it, and it grows again: not a cap for the rest of the list', () => {
+		for (const status of [503, 429]) {
+			const pacer = new Pacer();
+			attempt(pacer, 650);
+			rounds(pacer, 3, 650);
+			expect(attempt(pacer, 5, { status, retryInMs: 1000 })).toBe(12);
+			now += 1000;
+			expect(rounds(pacer, 3, 650)).toEqual([18, 24, 24]);
+		}
 	});
 
 	it('an answer too large or badly encoded, or a cancelled run, is no fault of the platform', () => {
 		const pacer = new Pacer();
-		attempt(pacer, 600);
-		for (const code of ['BODY_TOO_LARGE', 'BAD_ENCODING', 'ERR_CANCELED']) attempt(pacer, 600, { code });
-		expect(pacer.window).toBe(8);
+		attempt(pacer, 650);
+		for (const code of ['BODY_TOO_LARGE', 'BAD_ENCODING', 'ERR_CANCELED']) attempt(pacer, 650, { code });
+		expect(pacer.window).toBe(12);
 	});
 });
 
@@ -195,7 +215,18 @@ describe('a measured rate', () => {
 			pacer.started(1);
 			started++;
 		}
-		expect(started).toBe(Math.floor(rate * 1.05));
+		expect(started).toBe(Math.floor(rate * 1.01));
+	});
+
+	it('successes sent before the refused request and answered after its 429 count too; the window holds', () => {
+		const pacer = new Pacer();
+		attempt(pacer, 650);
+		burstThenRefusal(pacer, 6, 10, 1000);
+		const early = pacer.rate;
+		// Four more successes sent before the refused one come back after it.
+		for (let k = 0; k < 4; k++) pacer.observe({ status: 200, ms: 30 });
+		expect(pacer.rate).toBeCloseTo((early * 10) / 6, 5);
+		expect(pacer.window).toBe(12);
 	});
 
 	it('a Retry-After pauses every new request, and the time paused is not counted as time the platform allowed', () => {
@@ -210,15 +241,15 @@ describe('a measured rate', () => {
 		expect(first).not.toBe(pacer.rate);
 	});
 
-	it('the rate grows by 5 % a second without a refusal (a limit may have been raised)', () => {
+	it('the rate grows by 1 % a second until a refusal measures it again (a limit may have been raised)', () => {
 		const pacer = new Pacer();
 		burstThenRefusal(pacer, 10, 10);
 		now += 10_000;
-		// Ten seconds later the bucket refills at 1.05^10 x the measured rate.
+		// Ten seconds later the bucket refills at 1.01^10 x the measured rate.
 		const waited = pacer.waitMs();
 		expect(waited).toBe(0);
 		const started = Array.from({ length: 100 }).filter(() => (pacer.waitMs() === 0 ? (pacer.started(1), true) : false)).length;
-		expect(started).toBe(Math.floor(pacer.rate * 1.05 ** 10));
+		expect(started).toBe(Math.floor(pacer.rate * 1.01 ** 10));
 	});
 });
 

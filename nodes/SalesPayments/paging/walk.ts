@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiContext } from '../transport/transport';
 import { gateFor } from '../transport/transport';
@@ -34,7 +34,7 @@ export const MAX_MAX_PAGES = 10_000_000;
 /** Readings of one list when its total keeps dropping while it is read. */
 export const MAX_PASSES = 3;
 /** Pages an automatic walk asks for ahead, per request its window lets be in flight: the requests beyond wait for a slot, so the window sees the demand. */
-const LOOKAHEAD = 2;
+export const LOOKAHEAD = 2;
 
 /**
  * What `walk()` yields: the records of page `pageNo` not output before, in the platform's order.
@@ -212,8 +212,12 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 						inFlight.set(next++, request);
 					}
 				};
-				// A consumer that reads the whole list: the platform works on the next page while it handles this one.
-				if (!end && req.readAhead) fill();
+				// A consumer that reads the whole list: the platform works on the next page while it handles
+				// this one (a turn of the event loop lets the requests just made go out before it does).
+				if (!end && req.readAhead) {
+					fill();
+					await sleep(0);
+				}
 				yield { pageNo, size, records, summary: page.summary, pass, met, last, more };
 				if (last) return;
 				if (end) break;

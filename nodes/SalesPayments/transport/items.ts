@@ -7,7 +7,7 @@
  * - an item whose key names the same record as an earlier item starts once that one settled;
  *   an item keyed ALONE runs alone (every earlier item settled, no later one started);
  * - with `stopOnFailure`, the first failure stops the starts: items already started settle, and the
- *   caller throws the failure of the lowest index (`onFailure` tells the lane, so that requests of
+ *   caller throws the failure of the lowest index (`onStop` tells the lane, so that requests of
  *   later items still waiting for a slot are not sent).
  *
  * Every item's outcome is kept at its index; an item never runs twice.
@@ -28,7 +28,8 @@ export interface ItemRun<T> {
 	limit(): number;
 	run(i: number): Promise<T>;
 	stopOnFailure: boolean;
-	onFailure?(i: number): void;
+	/** Item i failed and the run stops (stopOnFailure). */
+	onStop?(i: number): void;
 }
 
 /** Runs the items; outcome i is undefined for an item that never started (the run stopped before it). */
@@ -54,7 +55,7 @@ export async function runItems<T>(plan: ItemRun<T>): Promise<Array<Outcome<T> | 
 				(error: unknown) => {
 					outcomes[i] = { ok: false, error };
 					failed = true;
-					plan.onFailure?.(i);
+					if (plan.stopOnFailure) plan.onStop?.(i);
 				},
 			)
 			.then(() => {

@@ -5,25 +5,30 @@ import type { AttemptEvent } from './transport';
  * platform and credential in an n8n process (gate.ts keeps them), told by the transport about every
  * attempt. Auto sizing, in a few rules:
  *
- * - **Start**: 1, or on the first answer one request per START_MS of its time, at most START_MAX
- *   (a platform 200 ms away answers in about 600 ms over a new HTTPS connection: 8 at once).
+ * - **Start**: 1, or on the first answer one request per START_MS of its time, at most
+ *   START_MAX_CONCURRENCY (a platform 200 ms away answers in about 650 ms over a new HTTPS
+ *   connection: 12 at once).
  * - **Grow while throughput grows**: a round is the answers to the requests sent since the last
- *   change. When half a window of them came back no slower than the platform's fastest answers
- *   (within CLIMB_RATIO + CLIMB_MS) and requests had to wait for a slot, the window grows by a
- *   step, and the next step is twice as large (the first: half the window). Answers as fast as
- *   before with more in flight are more answers per second.
- * - **Stop when page times climb with no gain**: a round whose every answer climbed after a growth
+ *   change. When half a window of them came back, their median no slower than the platform's
+ *   fastest answers (within CLIMB_RATIO + CLIMB_MS), and requests had to wait for a slot, the
+ *   window grows by a step, and the next step is twice as large (the first: half the window).
+ *   Answers as fast as before with more in flight are more answers per second.
+ * - **Stop when page times climb with no gain**: a round whose median answer climbed after a growth
  *   undoes that growth, and the next try waits 2, 4 ... 32 rounds; a climb without a growth (the
- *   platform slowed, or another run shares it) shrinks the window in proportion (answers twice as
- *   slow as the fastest: half the window, at least one off).
+ *   platform slowed, or another run shares it) takes off half the requests that queue (answers
+ *   twice as slow as the fastest: a quarter of the window, at least one). The size that climbed
+ *   becomes a ceiling that growth nears one request at a time (until a window past it comes back
+ *   fast). After a cut, the round starts once the requests sent before it have had an answer's time.
  * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
- *   quarter off, a 429 or 503 half, once per round; growth restarts with steps of 1, 2, 4...
+ *   quarter off, a 503 (or a 429 before any rate is measured) half, once per round; growth restarts
+ *   with a step of half what was taken off, then twice as large each round.
  * - **A measured rate**: a 429 while requests overlap measures what the platform allows: the
- *   successes sent since the overlap began (or since the last pause ended), over BURST_S plus that
- *   time (a token bucket lets one second of requests through at once, then its rate). New requests
- *   then take tokens of a bucket of that rate (full after a pause, as the platform's is), which
- *   grows by RATE_PROBE a second until the next 429. Retry-After pauses every new request and is
- *   never counted as time the platform allowed.
+ *   successes sent since the overlap began (or since the last pause ended) and before the refused
+ *   request, over BURST_S plus that time (a token bucket lets one second of requests through at
+ *   once, then its rate); successes answered after the 429 still count. New requests then take
+ *   tokens of a bucket of that rate (as full after a pause as the platform's is), which grows by
+ *   RATE_PROBE a second until the next 429 measures again; the window holds. Retry-After pauses
+ *   every new request and is never counted as time the platform allowed.
  *
  * Fixed windows (Max Concurrent Requests) are the caller's (gate.ts); pauses and the rate apply to
  * every request.
@@ -31,8 +36,8 @@ import type { AttemptEvent } from './transport';
 
 /** Requests in flight per START_MS of the first answer's time, at the start. */
 const START_MS = 25;
-/** The widest start, and the most requests in flight the automatic window allows (AUTO_MAX_CONCURRENCY). */
-export const AUTO_MAX_CONCURRENCY = 8;
+/** The widest start: at most this many requests at once to a platform nothing is known of yet. */
+export const START_MAX_CONCURRENCY = 12;
 /**
  * The automatic window's ceiling. n8n's helper opens a new connection per request, so over HTTPS
  * each costs three round trips where a kept-alive one costs one: 3 x 8 in flight deliver what 8
@@ -52,8 +57,8 @@ const FASTEST_MS = 30_000;
 const MAX_HOLD = 32;
 /** Seconds of requests a token bucket lets through at once (its size over its rate). */
 const BURST_S = 1;
-/** The measured rate grows by this share each second without a 429 (a limit may be raised). */
-const RATE_PROBE = 0.05;
+/** The measured rate grows by this share each second (a limit may be raised; a 429 measures it again). */
+const RATE_PROBE = 0.01;
 
 interface Fastest {
 	now: number;
@@ -71,13 +76,18 @@ export class Pacer {
 	private lastGood = 1;
 	private grew = false;
 	private changedAt = 0;
-	/** The round: answers to requests sent since the last change, the least climb among them, and whether a request waited for a slot. */
+	/** The round: answers to requests sent since the last change, and whether a request waited for a slot. */
 	private answers = 0;
-	private leastClimb = Infinity;
-	private leastRatio = Infinity;
+	/** The round's answers: how far each is above the climb threshold (ms), and its time over the fastest. */
+	private readonly climbs: number[] = [];
+	private readonly ratios: number[] = [];
 	used = false;
 	private hold = 0;
 	private holdLeft = 0;
+	/** The least window whose answers climbed: growth nears it one request at a time. */
+	private ceiling = Infinity;
+	/** The time of the last answer: how long requests sent before a cut still load the platform. */
+	private answerMs = 0;
 	private readonly fastest = new Map<string, Fastest>();
 	/** New requests wait until then (a Retry-After being honoured). */
 	pausedUntil = 0;
@@ -88,7 +98,11 @@ export class Pacer {
 	private tokensAt = 0;
 	/** Since when requests overlap (or the pause ended); the send times of the successes since. */
 	private busySince = 0;
+	/** What the platform's bucket held then, in seconds of its rate: full at first, else what the pause refilled. */
+	private credit = BURST_S;
 	private readonly sentOk: number[] = [];
+	/** The last measure: successes sent from `since` to `until` (the refused request), counted as their answers come. */
+	private measure = { since: 0, until: 0, ok: 0, credit: BURST_S };
 
 	/** Milliseconds a new request must wait (pause, rate); 0: it may start now. */
 	waitMs(now = Date.now()): number {
@@ -113,7 +127,7 @@ export class Pacer {
 		const now = Date.now();
 		const status = event.status;
 		const sentAt = now - event.ms;
-		if (status === 429) this.measureRate(sentAt);
+		if (status === 429) this.measureRate(sentAt, event.retryInMs ?? 0);
 		if ((status === 429 || status === 503) && event.retryInMs !== undefined && event.retryInMs > 0) {
 			this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
 			// The platform's allowance refills during the pause: what comes after is a new measure.
@@ -121,25 +135,33 @@ export class Pacer {
 		}
 		if (status !== undefined && status >= 200 && status < 300) {
 			if (this.busySince > 0 && sentAt >= this.busySince && this.sentOk.push(sentAt) > 4096) this.sentOk.splice(0, 2048);
+			// A success sent before the refused request, answered after its 429: the allowance was that much larger.
+			const m = this.measure;
+			if (sentAt >= m.since && sentAt <= m.until) this.rate = ++m.ok / (m.credit + (m.until - m.since) / 1000);
 			this.answered(Math.max(1, event.ms), kind, sentAt, now);
 			return;
 		}
-		const fault = status === undefined ? event.code !== undefined && !NOT_FAULTS.has(event.code) : status === 429 || status >= 500;
+		// A 429 with a measured rate is paced by it (the window holds); without one it backs off like a 503.
+		const fault = status === undefined ? event.code !== undefined && !NOT_FAULTS.has(event.code) : (status === 429 && this.rate <= 0) || status >= 500;
 		// One back-off per round: the failures of requests sent before the last change are that change's.
 		if (!fault || sentAt < this.changedAt) return;
+		this.answerMs = event.ms;
 		const share = status === 429 || status === 503 ? 0.5 : 0.75;
-		this.window = Math.max(1, Math.floor(this.window * share));
+		const before = this.window;
+		this.window = Math.max(1, Math.floor(before * share));
 		this.fresh = false;
-		this.step = 1;
+		// Regrow by half what was taken off, then by steps twice as large (a fault is not a new limit).
+		this.step = Math.max(1, Math.ceil((before - this.window) / 2));
 		this.change(false, now);
 	}
 
 	private answered(ms: number, kind: string, sentAt: number, now: number): void {
 		const fastest = this.fastestOf(kind, ms, now);
+		this.answerMs = ms;
 		if (this.fresh) {
 			// The first answer tells how far the platform is: one request per START_MS of it.
 			this.fresh = false;
-			const start = Math.max(1, Math.min(AUTO_MAX_CONCURRENCY, Math.floor(ms / START_MS)));
+			const start = Math.max(1, Math.min(START_MAX_CONCURRENCY, Math.floor(ms / START_MS)));
 			if (start > this.window) {
 				this.lastGood = this.window;
 				this.window = start;
@@ -150,40 +172,53 @@ export class Pacer {
 		}
 		if (sentAt < this.changedAt) return;
 		this.answers++;
-		this.leastClimb = Math.min(this.leastClimb, ms - (fastest * CLIMB_RATIO + CLIMB_MS));
-		this.leastRatio = Math.min(this.leastRatio, ms / fastest);
+		this.climbs.push(ms - (fastest * CLIMB_RATIO + CLIMB_MS));
+		this.ratios.push(ms / fastest);
 		if (this.answers < Math.ceil(this.window / 2)) return;
-		if (this.leastClimb > 0) {
-			// Every answer of the round is slower than the fastest: requests queue at the platform (or
-			// here). After a growth, it brought nothing: back to the window before it. Else as many
-			// answers a second come with fewer in flight: twice as slow, half the window.
+		// The median answer judges the round: not one that met few others in flight, nor one hiccup.
+		if (median(this.climbs) > 0) {
+			// Requests queue at the platform (or here). After a growth, it brought nothing: back to the
+			// window before it. Else half of those queued are taken off (answers twice as slow: a
+			// quarter of the window). Either way the size that climbed is a ceiling, neared one at a time.
+			this.ceiling = this.window;
 			if (this.grew) {
 				this.hold = Math.min(MAX_HOLD, Math.max(2, this.hold * 2));
 				this.holdLeft = this.hold;
 			}
-			this.window = Math.max(1, this.grew ? this.lastGood : Math.min(this.window - 1, Math.floor(this.window / this.leastRatio)));
+			const queued = this.window * (1 - 1 / median(this.ratios));
+			this.window = Math.max(1, this.grew ? this.lastGood : this.window - Math.max(1, Math.floor(queued / 2)));
 			this.step = 1;
 			this.change(false, now);
 			return;
 		}
-		if (this.grew) this.hold = 0;
+		if (this.grew) {
+			this.hold = 0;
+			// Past the ceiling and no slower: the platform takes more now.
+			if (this.window >= this.ceiling) this.ceiling = Infinity;
+		}
 		if (!this.used || this.window >= NETWORK_MAX_CONCURRENCY || this.holdLeft-- > 0) {
 			this.change(false, now, false);
 			return;
 		}
+		const step = this.window + this.step >= this.ceiling ? 1 : this.step;
 		this.lastGood = this.window;
-		this.window = Math.min(NETWORK_MAX_CONCURRENCY, this.window + this.step);
-		this.step *= 2;
+		this.window = Math.min(NETWORK_MAX_CONCURRENCY, this.window + step);
+		this.step = step * 2;
 		this.change(true, now);
 	}
 
-	/** A new round starts now; `moved`: the window changed (answers to earlier requests no longer judge it). */
+	/**
+	 * A new round starts now; `moved`: the window changed (answers to earlier requests no longer judge
+	 * it). After a cut, the requests sent before it still load the platform for an answer's time:
+	 * the round starts with the requests sent after that.
+	 */
 	private change(grew: boolean, now: number, moved = true): void {
+		const cut = moved && !grew;
 		this.grew = grew;
-		if (moved) this.changedAt = now;
+		if (moved) this.changedAt = now + (cut ? this.answerMs : 0);
 		this.answers = 0;
-		this.leastClimb = Infinity;
-		this.leastRatio = Infinity;
+		this.climbs.length = 0;
+		this.ratios.length = 0;
 		this.used = false;
 	}
 
@@ -199,15 +234,21 @@ export class Pacer {
 		return Math.min(f.now, f.before);
 	}
 
-	/** A 429 for a request sent at `sentAt`: the successes sent in the busy time before it over that time (+ BURST_S). */
-	private measureRate(sentAt: number): void {
-		const since = this.busySince;
+	/**
+	 * A 429 for a request sent at `sentAt`, paused `pauseMs`: the successes sent in the busy time
+	 * before it, over that time plus what the bucket held when it began (`credit`).
+	 */
+	private measureRate(sentAt: number, pauseMs: number): void {
+		const [since, credit] = [this.busySince, this.credit];
 		const ok = this.sentOk.filter((at) => at <= sentAt).length;
 		this.sentOk.length = 0;
 		this.busySince = 0;
+		// The bucket is empty now; the pause refills it, up to BURST_S of its rate.
+		this.credit = Math.min(BURST_S, pauseMs / 1000);
 		// Refusals of requests sent before the last measure are the same burst's.
 		if (since === 0 || sentAt <= since || ok < 2) return;
-		this.rate = ok / (BURST_S + (sentAt - since) / 1000);
+		this.measure = { since, until: sentAt, ok, credit };
+		this.rate = ok / (credit + (sentAt - since) / 1000);
 		this.rateAt = sentAt;
 		// The platform's bucket is empty now; ours refills from here, during the pause too.
 		this.tokens = 0;
@@ -223,6 +264,11 @@ export class Pacer {
 		this.tokens = Math.min(Math.max(1, rate * BURST_S), this.tokens + ((now - this.tokensAt) * rate) / 1000);
 		this.tokensAt = now;
 	}
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Failures that say nothing of the platform's load: the answer was too large or badly encoded, or the run was cancelled. */
