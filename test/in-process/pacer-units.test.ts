@@ -203,7 +203,7 @@ describe('a measured rate', () => {
 		expect(pacer.rate).toBeCloseTo(12 / 1.24, 1);
 	});
 
-	it('then requests take tokens of a bucket of that rate: empty at the refusal, full a second later', () => {
+	it('then requests take tokens of a bucket of that rate: empty at the refusal, full (less one) a second later', () => {
 		const pacer = new Pacer();
 		burstThenRefusal(pacer, 10, 10);
 		const rate = pacer.rate;
@@ -215,7 +215,8 @@ describe('a measured rate', () => {
 			pacer.started(1);
 			started++;
 		}
-		expect(started).toBe(Math.floor(rate * 1.01));
+		// One token short of a second's worth: the platform's clock and ours differ a little.
+		expect(started).toBe(Math.floor(rate * 1.01 - 1));
 	});
 
 	it('successes sent before the refused request and answered after its 429 count too; the window holds', () => {
@@ -249,7 +250,7 @@ describe('a measured rate', () => {
 		const waited = pacer.waitMs();
 		expect(waited).toBe(0);
 		const started = Array.from({ length: 100 }).filter(() => (pacer.waitMs() === 0 ? (pacer.started(1), true) : false)).length;
-		expect(started).toBe(Math.floor(pacer.rate * 1.01 ** 10));
+		expect(started).toBe(Math.floor(pacer.rate * 1.01 ** 10 - 1));
 	});
 });
 

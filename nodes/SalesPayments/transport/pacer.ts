@@ -246,7 +246,8 @@ export class Pacer {
 		// The bucket is empty now; the pause refills it, up to BURST_S of its rate.
 		this.credit = Math.min(BURST_S, pauseMs / 1000);
 		// Refusals of requests sent before the last measure are the same burst's.
-		if (since === 0 || sentAt <= since || ok < 2) return;
+		if (since === 0 || sentAt <= since) return;
+		// The successes answered later (sent before this request) count as they come.
 		this.measure = { since, until: sentAt, ok, credit };
 		this.rate = ok / (credit + (sentAt - since) / 1000);
 		this.rateAt = sentAt;
@@ -261,7 +262,8 @@ export class Pacer {
 
 	private refill(now: number): void {
 		const rate = this.currentRate(now);
-		this.tokens = Math.min(Math.max(1, rate * BURST_S), this.tokens + ((now - this.tokensAt) * rate) / 1000);
+		// One token short of the bucket the platform is taken to have: its clock and ours differ a little.
+		this.tokens = Math.min(Math.max(1, rate * BURST_S - 1), this.tokens + ((now - this.tokensAt) * rate) / 1000);
 		this.tokensAt = now;
 	}
 }
