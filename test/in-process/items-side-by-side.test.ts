@@ -17,6 +17,7 @@ import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { windowStore } from '../support/helpers/windows';
 import type { JsonObject, RecordedRequest } from '../support/simulator/core';
 import { orderView } from '../support/simulator/routes/orders';
+import { OTHER_KEY, OTHER_SECRET } from '../support/simulator/server';
 
 const sim = useSimulator({ seed: 45 });
 /** A 1 x 1 PNG. */
@@ -214,7 +215,7 @@ describe('one window per platform and credential in the process', () => {
 		await run({ resource: 'order', operation: 'get', orderId: String(orders()[0].id) }, items([{}]));
 		await runNode(
 			{ parameters: { resource: 'order', operation: 'get', orderId: String(orders()[0].id) } as never },
-			{ credentials: dataCredentials(sim(), { apiKey: 'spk_test_other_0c4e2a', apiSecret: 'sps_test_other_7d1f3b9e' }), input: items([{}]) },
+			{ credentials: dataCredentials(sim(), { apiKey: OTHER_KEY, apiSecret: OTHER_SECRET }), input: items([{}]) },
 		);
 		const keys = (windowStore()?.entries() ?? []).map(([key]) => String(key));
 		expect(keys).toHaveLength(2);

@@ -10,17 +10,15 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
-import { LOOKAHEAD } from '../../nodes/SalesPayments/paging/walk';
-
-/** The most pages an automatic walk asks for beyond the page it reads: twice the widest window. */
-const AHEAD = LOOKAHEAD * NETWORK_MAX_CONCURRENCY;
-import { DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/paging/walk';
+import { DEFAULT_MAX_PAGES, LOOKAHEAD } from '../../nodes/SalesPayments/paging/walk';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { PagingMode, PagingRule } from '../support/simulator/paging';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 
+/** The most pages an automatic walk asks for beyond the page it reads: twice the widest window. */
+const AHEAD = LOOKAHEAD * NETWORK_MAX_CONCURRENCY;
 const sim = useSimulator();
 
 const BUSINESSES = '/business/list-businesses-by-owner';

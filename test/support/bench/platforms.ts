@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The network scenario's difficult platforms (issue 45), Return All of the 100,000 movements over
  * HTTPS through the latency proxy (network.ts), each case in alternating rounds (rounds.ts):
