@@ -135,17 +135,25 @@ describe('stop when page times climb with no gain', () => {
 		expect(round(pacer, 750, false)).toBe(16);
 	});
 
-	it('the median answer judges a round: one answer that met few others in flight, or one hiccup, does not', () => {
+	it('the median answer judges a round: one quick answer among slow ones, or one hiccup among quick ones, does not', () => {
 		const pacer = new Pacer();
 		attempt(pacer, 650);
-		now += 1;
-		pacer.used = true;
-		const sent = now;
-		now += 2000;
-		// Six answers (half of 12): one quick, five slow: a climb.
-		pacer.observe({ status: 200, ms: 650 });
-		for (let k = 0; k < 5; k++) pacer.observe({ status: 200, ms: now - sent });
-		expect(pacer.window).toBeLessThan(12);
+		/** Six answers (half of 12) to requests sent now, in the order they come: `quick` of 650 ms, the others of `slowMs`. */
+		const mixed = (quick: number, slowMs: number) => {
+			now = Math.max(now, (pacer as unknown as { changedAt: number }).changedAt) + 1;
+			const sent = now;
+			now += 650;
+			for (let k = 0; k < quick; k++) pacer.observe({ status: 200, ms: now - sent });
+			now = sent + slowMs;
+			for (let k = quick; k < 6; k++) pacer.observe({ status: 200, ms: now - sent });
+			return pacer.window;
+		};
+		round(pacer, 650, false);
+		// One hiccup of 3 s among quick answers: no climb.
+		expect(mixed(5, 3000)).toBe(12);
+		round(pacer, 650, false);
+		// One quick among five of 3 s (fewer answers a second): a climb, and a cut.
+		expect(mixed(1, 3000)).toBeLessThan(12);
 	});
 });
 
@@ -232,14 +240,22 @@ describe('a measured rate', () => {
 
 	it('a Retry-After pauses every new request, and the time paused is not counted as time the platform allowed', () => {
 		const pacer = new Pacer();
-		burstThenRefusal(pacer, 10, 10, 2000);
-		const first = pacer.rate;
+		burstThenRefusal(pacer, 30, 10, 2000);
+		expect(pacer.rate).toBeCloseTo(30 / 1.3, 1);
 		expect(pacer.waitMs()).toBe(2000);
 		now += 2000;
-		// After the pause: 20 successes in 1 s while overlapping, then a 429: 20 / 2 s, whatever the pause was.
+		// After the pause: 20 successes in 1 s while overlapping, then a 429: 20 / 2 s (not 20 / 4 s).
 		burstThenRefusal(pacer, 20, 50, 2000);
 		expect(pacer.rate).toBeCloseTo(20 / 2, 1);
-		expect(first).not.toBe(pacer.rate);
+	});
+
+	it('a 429 while paced lowers the rate: to at most 90 % of it when the measure says little (less than a second)', () => {
+		const pacer = new Pacer();
+		burstThenRefusal(pacer, 10, 10, 150);
+		const rate = pacer.rate;
+		now += 1000;
+		burstThenRefusal(pacer, 3, 10, 150);
+		expect(pacer.rate).toBeCloseTo(rate * 1.01 ** 1.03 * 0.9, 1);
 	});
 
 	it('the rate grows by 1 % a second until a refusal measures it again (a limit may have been raised)', () => {

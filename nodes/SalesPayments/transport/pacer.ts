@@ -13,12 +13,15 @@ import type { AttemptEvent } from './transport';
  *   fastest answers (within CLIMB_RATIO + CLIMB_MS), and requests had to wait for a slot, the
  *   window grows by a step, and the next step is twice as large (the first: half the window).
  *   Answers as fast as before with more in flight are more answers per second.
- * - **Stop when page times climb with no gain**: a round whose median answer climbed after a growth
- *   undoes that growth, and the next try waits 2, 4 ... 32 rounds; a climb without a growth (the
- *   platform slowed, or another run shares it) takes off half the requests that queue (answers
- *   twice as slow as the fastest: a quarter of the window, at least one). The size that climbed
- *   becomes a ceiling that growth nears one request at a time (until a window past it comes back
- *   fast). After a cut, the round starts once the requests sent before it have had an answer's time.
+ * - **Stop when page times climb with no gain**: a round whose median answer climbed is judged by
+ *   its answers a second against the last round's. Fewer (FELL): the requests queue at the
+ *   platform; the growth the round followed is undone, or else half the requests that queue are
+ *   taken off (answers twice as slow as the fastest: a quarter of the window). After a growth, no
+ *   more (GAIN): the window holds. Either way the size that climbed becomes a ceiling that growth
+ *   nears one request at a time (until a window past it comes back fast), and the next growth
+ *   waits 2, 4 ... 32 rounds. As many without a growth: the price of a full pipe (or of this
+ *   process' own work), the window holds. After a cut, the round starts once the requests sent
+ *   before it have had an answer's time.
  * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
  *   quarter off, a 503 (or a 429 before any rate is measured) half, once per round; growth restarts
  *   with a step of half what was taken off, then twice as large each round.
@@ -27,8 +30,9 @@ import type { AttemptEvent } from './transport';
  *   request, over BURST_S plus that time (a token bucket lets one second of requests through at
  *   once, then its rate); successes answered after the 429 still count. New requests then take
  *   tokens of a bucket of that rate (as full after a pause as the platform's is), which grows by
- *   RATE_PROBE a second until the next 429 measures again; the window holds. Retry-After pauses
- *   every new request and is never counted as time the platform allowed.
+ *   RATE_PROBE a second; a later 429 lowers it (to its measure, at most RATE_CUT of the rate); the
+ *   window holds. Retry-After pauses every new request and is never counted as time the platform
+ *   allowed.
  *
  * Fixed windows (Max Concurrent Requests) are the caller's (gate.ts); pauses and the rate apply to
  * every request.
@@ -53,12 +57,17 @@ const CLIMB_RATIO = 1.25;
 const CLIMB_MS = 10;
 /** The fastest answer of a kind is the least of the last 30-60 s (a platform's speed may change). */
 const FASTEST_MS = 30_000;
+/** Answers a second of a round against the last round's: below FELL they fell (requests queue), above GAIN a growth paid. */
+const FELL = 0.9;
+const GAIN = 1.1;
 /** Rounds to wait before the next growth after a growth that brought nothing: doubles up to this. */
 const MAX_HOLD = 32;
 /** Seconds of requests a token bucket lets through at once (its size over its rate). */
 const BURST_S = 1;
 /** The measured rate grows by this share each second (a limit may be raised; a 429 measures it again). */
 const RATE_PROBE = 0.01;
+/** A 429 while paced: the rate becomes at most this share of what it was. */
+const RATE_CUT = 0.9;
 
 interface Fastest {
 	now: number;
@@ -88,6 +97,9 @@ export class Pacer {
 	private ceiling = Infinity;
 	/** The time of the last answer: how long requests sent before a cut still load the platform. */
 	private answerMs = 0;
+	/** The round's first request sent, and the last judged round's answers a second (0 after a cut: no comparison). */
+	private firstSent = Infinity;
+	private lastRate = 0;
 	private readonly fastest = new Map<string, Fastest>();
 	/** New requests wait until then (a Retry-After being honoured). */
 	pausedUntil = 0;
@@ -127,7 +139,7 @@ export class Pacer {
 		const now = Date.now();
 		const status = event.status;
 		const sentAt = now - event.ms;
-		if (status === 429) this.measureRate(sentAt, event.retryInMs ?? 0);
+		if (status === 429) this.measureRate(sentAt, event.retryInMs ?? 0, now);
 		if ((status === 429 || status === 503) && event.retryInMs !== undefined && event.retryInMs > 0) {
 			this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
 			// The platform's allowance refills during the pause: what comes after is a new measure.
@@ -152,6 +164,7 @@ export class Pacer {
 		this.fresh = false;
 		// Regrow by half what was taken off, then by steps twice as large (a fault is not a new limit).
 		this.step = Math.max(1, Math.ceil((before - this.window) / 2));
+		this.lastRate = 0;
 		this.change(false, now);
 	}
 
@@ -166,31 +179,43 @@ export class Pacer {
 				this.lastGood = this.window;
 				this.window = start;
 				this.step = Math.ceil(start / 2);
+				// One answer per answer's time: what a wide start that only queues would not beat.
+				this.lastRate = 1000 / ms;
 				this.change(true, now);
 				return;
 			}
 		}
 		if (sentAt < this.changedAt) return;
 		this.answers++;
+		this.firstSent = Math.min(this.firstSent, sentAt);
 		this.climbs.push(ms - (fastest * CLIMB_RATIO + CLIMB_MS));
 		this.ratios.push(ms / fastest);
 		if (this.answers < Math.ceil(this.window / 2)) return;
+		// Answers a second of this round (its requests' span), against the last round's.
+		const rate = (this.answers * 1000) / Math.max(1, now - this.firstSent);
+		const [fell, gained] = [rate < this.lastRate * FELL, rate > this.lastRate * GAIN];
+		this.lastRate = rate;
 		// The median answer judges the round: not one that met few others in flight, nor one hiccup.
-		if (median(this.climbs) > 0) {
-			// Requests queue at the platform (or here). After a growth, it brought nothing: back to the
-			// window before it. Else half of those queued are taken off (answers twice as slow: a
-			// quarter of the window). Either way the size that climbed is a ceiling, neared one at a time.
-			this.ceiling = this.window;
+		const climbed = median(this.climbs) > 0;
+		if (climbed && (fell || (this.grew && !gained))) {
+			// Slower answers and no more of them a second: the size that climbed is a ceiling, neared
+			// one at a time from now on, and the next growth waits.
+			this.ceiling = Math.min(this.ceiling, this.window);
 			if (this.grew) {
 				this.hold = Math.min(MAX_HOLD, Math.max(2, this.hold * 2));
 				this.holdLeft = this.hold;
 			}
+			this.step = 1;
+			if (!fell) return this.change(false, now, false);
+			// Fewer: the requests queue at the platform. After a growth, back to the window before it;
+			// else half of those queued off (answers twice as slow: a quarter of the window).
 			const queued = this.window * (1 - 1 / median(this.ratios));
 			this.window = Math.max(1, this.grew ? this.lastGood : this.window - Math.max(1, Math.floor(queued / 2)));
-			this.step = 1;
-			this.change(false, now);
-			return;
+			this.lastRate = 0;
+			return this.change(false, now);
 		}
+		// Slower answers, as many a second: the price of a full pipe (or of this process' own work).
+		if (climbed && !this.grew) return this.change(false, now, false);
 		if (this.grew) {
 			this.hold = 0;
 			// Past the ceiling and no slower: the platform takes more now.
@@ -217,6 +242,7 @@ export class Pacer {
 		this.grew = grew;
 		if (moved) this.changedAt = now + (cut ? this.answerMs : 0);
 		this.answers = 0;
+		this.firstSent = Infinity;
 		this.climbs.length = 0;
 		this.ratios.length = 0;
 		this.used = false;
@@ -236,9 +262,11 @@ export class Pacer {
 
 	/**
 	 * A 429 for a request sent at `sentAt`, paused `pauseMs`: the successes sent in the busy time
-	 * before it, over that time plus what the bucket held when it began (`credit`).
+	 * before it, over that time plus what the bucket held when it began (`credit`). Once a rate
+	 * paces the requests, a 429 says it was too high: the new one is at most RATE_CUT of it (a
+	 * measure over less than a second after a short pause says little).
 	 */
-	private measureRate(sentAt: number, pauseMs: number): void {
+	private measureRate(sentAt: number, pauseMs: number, now: number): void {
 		const [since, credit] = [this.busySince, this.credit];
 		const ok = this.sentOk.filter((at) => at <= sentAt).length;
 		this.sentOk.length = 0;
@@ -246,14 +274,21 @@ export class Pacer {
 		// The bucket is empty now; the pause refills it, up to BURST_S of its rate.
 		this.credit = Math.min(BURST_S, pauseMs / 1000);
 		// Refusals of requests sent before the last measure are the same burst's.
-		if (since === 0 || sentAt <= since) return;
-		// The successes answered later (sent before this request) count as they come.
-		this.measure = { since, until: sentAt, ok, credit };
-		this.rate = ok / (credit + (sentAt - since) / 1000);
-		this.rateAt = sentAt;
+		if (since === 0 || sentAt < since) return;
+		const span = (sentAt - since) / 1000;
+		const measured = ok / (credit + span);
+		if (this.rate > 0) {
+			this.measure.until = 0;
+			this.rate = Math.min(this.currentRate(now) * RATE_CUT, credit + span >= BURST_S ? measured : Infinity);
+		} else {
+			// The successes answered later (sent before this request) count as they come.
+			this.measure = { since, until: sentAt, ok, credit };
+			this.rate = measured;
+		}
+		this.rateAt = now;
 		// The platform's bucket is empty now; ours refills from here, during the pause too.
 		this.tokens = 0;
-		this.tokensAt = sentAt;
+		this.tokensAt = now;
 	}
 
 	private currentRate(now: number): number {
