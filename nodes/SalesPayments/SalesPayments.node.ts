@@ -45,6 +45,7 @@ export class SalesPayments implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
+		if (items.length === 0) return [[]];
 		// Resource and Operation take no expressions: the first item's are every item's.
 		const first = findOperation(resources, String(this.getNodeParameter('resource', 0)), String(this.getNodeParameter('operation', 0)));
 		const fixed = runConcurrencyOf(this, first);

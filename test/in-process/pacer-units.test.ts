@@ -249,6 +249,18 @@ describe('a measured rate', () => {
 		expect(pacer.rate).toBeCloseTo(20 / 2, 1);
 	});
 
+	it('a Retry-After under a second (a momentary refusal) measures no rate: the window backs off instead', () => {
+		const pacer = new Pacer();
+		attempt(pacer, 650);
+		pacer.started(0);
+		pacer.started(1);
+		now += 10;
+		pacer.observe({ status: 200, ms: 5 });
+		pacer.observe({ status: 429, ms: 5, retryInMs: 0, retryAfter: true });
+		expect(pacer.rate).toBe(0);
+		expect(pacer.window).toBe(6);
+	});
+
 	it('a 429 while paced lowers the rate: to at most 90 % of it when the measure says little (less than a second)', () => {
 		const pacer = new Pacer();
 		burstThenRefusal(pacer, 10, 10, 150);

@@ -139,7 +139,8 @@ export class Pacer {
 		const now = Date.now();
 		const status = event.status;
 		const sentAt = now - event.ms;
-		if (status === 429) this.measureRate(sentAt, event.retryInMs ?? 0, now);
+		// A Retry-After under a second is a momentary refusal; a longer one, or none at all, speaks of a rate.
+		if (status === 429 && !(event.retryAfter && (event.retryInMs ?? 0) < 1000)) this.measureRate(sentAt, event.retryInMs ?? 0, now);
 		if ((status === 429 || status === 503) && event.retryInMs !== undefined && event.retryInMs > 0) {
 			this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
 			// The platform's allowance refills during the pause: what comes after is a new measure.

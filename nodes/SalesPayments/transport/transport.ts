@@ -73,6 +73,8 @@ export interface AttemptEvent {
 	code?: string;
 	ms: number;
 	retryInMs?: number;
+	/** `retryInMs` is the platform's own Retry-After (not the transport's backoff). */
+	retryAfter?: boolean;
 	/** The answer's `Date` header (the platform's clock), on a 2xx answer that has one. */
 	date?: string;
 }
@@ -272,8 +274,9 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 			retryAfter: retryAfter === undefined || retryAfter === null ? undefined : String(retryAfter),
 		};
 		if (attempt < settings.maxRetries && shouldRetry(failure, idempotent)) {
-			const wait = retryAfterMs(failure.retryAfter) ?? backoffMs(attempt);
-			observe({ status, ms: Date.now() - sentAt, retryInMs: wait });
+			const asked = retryAfterMs(failure.retryAfter);
+			const wait = asked ?? backoffMs(attempt);
+			observe({ status, ms: Date.now() - sentAt, retryInMs: wait, retryAfter: asked !== undefined });
 			attempt++;
 			await sleep(wait);
 			await gate.again();
