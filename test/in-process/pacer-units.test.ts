@@ -30,6 +30,8 @@ function round(pacer: Pacer, ms: number, used = true): number {
 	// Sent once the round has started (after a cut, the requests sent before it had an answer's time).
 	now = Math.max(now, (pacer as unknown as { changedAt: number }).changedAt) + 1;
 	pacer.used = used;
+	// The window full: as many in flight as it allows.
+	pacer.inFlight = pacer.window;
 	const sent = now;
 	const n = pacer.window;
 	now += ms;
@@ -141,6 +143,7 @@ describe('stop when page times climb with no gain', () => {
 		/** Six answers (half of 12) to requests sent now, in the order they come: `quick` of 650 ms, the others of `slowMs`. */
 		const mixed = (quick: number, slowMs: number) => {
 			now = Math.max(now, (pacer as unknown as { changedAt: number }).changedAt) + 1;
+			pacer.inFlight = pacer.window;
 			const sent = now;
 			now += 650;
 			for (let k = 0; k < quick; k++) pacer.observe({ status: 200, ms: now - sent });

@@ -33,7 +33,7 @@ export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
 /** Readings of one list when its total keeps dropping while it is read. */
 export const MAX_PASSES = 3;
-/** Pages an automatic walk asks for ahead, per request its window lets be in flight: the requests beyond wait for a slot, so the window sees the demand. */
+/** Pages a starved automatic walk asks for ahead, per request its window lets be in flight: the requests beyond wait for a slot, so the window sees the demand. */
 export const LOOKAHEAD = 2;
 
 /**
@@ -125,7 +125,11 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 	const fixed = req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined;
 	// The credential's window, shared with every other run of it (transport/gate.ts): auto pages ahead follow it.
 	const gate = await gateFor.call(this, req);
-	const budget = () => fixed ?? Math.min(req.autoMax ?? Infinity, LOOKAHEAD * gate.pacer.window);
+	// Pages ahead: the window's worth, twice that while the walk waits for the pages it needs (the
+	// requests beyond wait for a slot: the window sees the demand). A walk whose pages are already
+	// there when it reads them gains nothing from more in flight but answers held in memory.
+	let starved = true;
+	const budget = () => fixed ?? Math.min(req.autoMax ?? Infinity, (starved ? LOOKAHEAD : 1) * gate.pacer.window);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));
@@ -230,7 +234,9 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				fill();
 				const pending = inFlight.get(pageNo + 1) as Promise<Page>;
 				inFlight.delete(pageNo + 1);
+				const asked = Date.now();
 				page = await pending;
+				starved = Date.now() > asked;
 			}
 		}
 	} finally {

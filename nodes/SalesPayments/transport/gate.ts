@@ -79,7 +79,7 @@ export class Gate {
 
 	/** A request of `lane` ended (its answer read, or its last attempt failed). */
 	release(lane: Lane): void {
-		this.inFlight--;
+		this.pacer.inFlight = --this.inFlight;
 		lane.inFlight--;
 		this.pump();
 	}
@@ -115,7 +115,7 @@ export class Gate {
 
 	private admit(lane: Lane): void {
 		this.pacer.started(this.inFlight);
-		this.inFlight++;
+		this.pacer.inFlight = ++this.inFlight;
 		lane.inFlight++;
 	}
 

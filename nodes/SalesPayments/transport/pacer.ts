@@ -14,13 +14,13 @@ import type { AttemptEvent } from './transport';
  *   window grows by a step, and the next step is twice as large (the first: half the window).
  *   Answers as fast as before with more in flight are more answers per second.
  * - **Stop when page times climb with no gain**: a round whose median answer climbed is judged by
- *   its answers a second against the last round's. Fewer (FELL): the requests queue at the
- *   platform; the growth the round followed is undone, or else half the requests that queue are
- *   taken off (answers twice as slow as the fastest: a quarter of the window). After a growth, no
- *   more (GAIN): the window holds. Either way the size that climbed becomes a ceiling that growth
- *   nears one request at a time (until a window past it comes back fast), and the next growth
- *   waits 2, 4 ... 32 rounds. As many without a growth: the price of a full pipe (or of this
- *   process' own work), the window holds. After a cut, the round starts once the requests sent
+ *   its answers a second (requests in flight over the median answer's time: Little's law) against
+ *   the last round's. After a growth that did not bring GAIN more, the growth is undone. Without
+ *   one, fewer (FELL): the requests queue at the platform, and half of those that queue are taken
+ *   off (answers twice as slow as the fastest: a quarter of the window); as many: the price of a
+ *   full pipe (or of this process' own work), the window holds. The size that climbed becomes a
+ *   ceiling that growth nears one request at a time (until a window past it comes back fast), and
+ *   the next growth waits 2, 4 ... 32 rounds. After a cut, the round starts once the requests sent
  *   before it have had an answer's time.
  * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
  *   quarter off, a 503 (or a 429 before any rate is measured) half, once per round; growth restarts
@@ -97,9 +97,12 @@ export class Pacer {
 	private ceiling = Infinity;
 	/** The time of the last answer: how long requests sent before a cut still load the platform. */
 	private answerMs = 0;
-	/** The round's first request sent, and the last judged round's answers a second (0 after a cut: no comparison). */
-	private firstSent = Infinity;
+	/** The round's requests in flight at each answer and the answers' times; the last judged round's answers a second (0 after a cut: no comparison). */
+	private readonly loads: number[] = [];
+	private readonly times: number[] = [];
 	private lastRate = 0;
+	/** Requests in flight now (the gate counts them). */
+	inFlight = 0;
 	private readonly fastest = new Map<string, Fastest>();
 	/** New requests wait until then (a Retry-After being honoured). */
 	pausedUntil = 0;
@@ -180,7 +183,7 @@ export class Pacer {
 				this.lastGood = this.window;
 				this.window = start;
 				this.step = Math.ceil(start / 2);
-				// One answer per answer's time: what a wide start that only queues would not beat.
+				// One request in flight: what a wide start that only queues would not beat.
 				this.lastRate = 1000 / ms;
 				this.change(true, now);
 				return;
@@ -188,12 +191,13 @@ export class Pacer {
 		}
 		if (sentAt < this.changedAt) return;
 		this.answers++;
-		this.firstSent = Math.min(this.firstSent, sentAt);
+		this.loads.push(this.inFlight);
+		this.times.push(ms);
 		this.climbs.push(ms - (fastest * CLIMB_RATIO + CLIMB_MS));
 		this.ratios.push(ms / fastest);
 		if (this.answers < Math.ceil(this.window / 2)) return;
-		// Answers a second of this round (its requests' span), against the last round's.
-		const rate = (this.answers * 1000) / Math.max(1, now - this.firstSent);
+		// Answers a second of this round, against the last round's: requests in flight over an answer's time.
+		const rate = (mean(this.loads) * 1000) / median(this.times);
 		const [fell, gained] = [rate < this.lastRate * FELL, rate > this.lastRate * GAIN];
 		this.lastRate = rate;
 		// The median answer judges the round: not one that met few others in flight, nor one hiccup.
@@ -207,9 +211,9 @@ export class Pacer {
 				this.holdLeft = this.hold;
 			}
 			this.step = 1;
-			if (!fell) return this.change(false, now, false);
-			// Fewer: the requests queue at the platform. After a growth, back to the window before it;
-			// else half of those queued off (answers twice as slow: a quarter of the window).
+			// After a growth that brought nothing, back to the window before it (as many answers a second
+			// for fewer requests on the platform). Without one, fewer: the requests queue at the
+			// platform, half of those queued off (answers twice as slow: a quarter of the window).
 			const queued = this.window * (1 - 1 / median(this.ratios));
 			this.window = Math.max(1, this.grew ? this.lastGood : this.window - Math.max(1, Math.floor(queued / 2)));
 			this.lastRate = 0;
@@ -243,7 +247,8 @@ export class Pacer {
 		this.grew = grew;
 		if (moved) this.changedAt = now + (cut ? this.answerMs : 0);
 		this.answers = 0;
-		this.firstSent = Infinity;
+		this.loads.length = 0;
+		this.times.length = 0;
 		this.climbs.length = 0;
 		this.ratios.length = 0;
 		this.used = false;
@@ -302,6 +307,10 @@ export class Pacer {
 		this.tokens = Math.min(Math.max(1, rate * BURST_S - 1), this.tokens + ((now - this.tokensAt) * rate) / 1000);
 		this.tokensAt = now;
 	}
+}
+
+function mean(values: number[]): number {
+	return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 function median(values: number[]): number {

@@ -46,7 +46,7 @@
  * for the peer, the network or the burst rows; --rtt 200 or --rtt 20,200 picks round trips; the
  * burst with --against measures that ref's build too); with --only network, --part lists,platforms,items
  * picks its parts: the lists at each RTT, the difficult platforms (platforms.ts: rate limit, overload,
- * faults) and the per-item cases (perItem.ts).
+ * faults, or one of them: rate, overload, faults) and the per-item cases (perItem.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
 				log,
 				...(against ? { against } : {}),
 				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
-				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items'> } : {}),
+				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'rate' | 'overload' | 'faults'> } : {}),
 			});
 		if (option('--only') === 'network') {
 			const results = await network();

@@ -38,7 +38,7 @@ import type { CaseDef, Measured, Platform } from './rounds';
 import { runGroup } from './rounds';
 import type { PerItemRow } from './perItem';
 import { measurePerItem, perItemMarkdown } from './perItem';
-import type { NetContext, PlatformRow } from './platforms';
+import type { NetContext, PlatformPart, PlatformRow } from './platforms';
 import { FAULT_PAGE_SIZE, measurePlatforms, platformMarkdown } from './platforms';
 import { MOVEMENTS } from './settings';
 
@@ -258,10 +258,11 @@ export async function measureNetwork(options: {
 	log: (line: string) => void;
 	against?: { dir: string; label: string };
 	rtts?: number[];
-	/** Which parts: the lists at each RTT, the difficult platforms, the per-item cases (default: all). */
-	parts?: Array<'lists' | 'platforms' | 'items'>;
+	/** Which parts: the lists at each RTT, the difficult platforms (or one of them: rate, overload, faults), the per-item cases (default: all). */
+	parts?: Array<'lists' | 'platforms' | 'items' | PlatformPart>;
 }): Promise<NetworkResults> {
 	const parts = options.parts ?? ['lists', 'platforms', 'items'];
+	const platformParts = (['rate', 'overload', 'faults'] as const).filter((p) => parts.includes('platforms') || parts.includes(p));
 	const { pages, log } = options;
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-bench-tls-'));
 	const loadStart = os.loadavg().map((n) => round(n));
@@ -329,9 +330,9 @@ export async function measureNetwork(options: {
 			window: () => proxy.maxOpen,
 		};
 		let platforms: PlatformRow[] | undefined;
-		if (parts.includes('platforms')) {
-			await pages.render(FAULT_PAGE_SIZE, MOVEMENTS);
-			platforms = await measurePlatforms(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0));
+		if (platformParts.length > 0) {
+			if (platformParts.includes('faults')) await pages.render(FAULT_PAGE_SIZE, MOVEMENTS);
+			platforms = await measurePlatforms(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0), platformParts);
 		}
 		const items = parts.includes('items') ? await measurePerItem(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0)) : undefined;
 		log(`network: TLS ${[...front.counts.protocols].join(', ')}`);
