@@ -9,14 +9,16 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
-import { DEFAULT_MAX_PAGES } from '../../nodes/SalesPayments/paging/walk';
+import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
+import { DEFAULT_MAX_PAGES, LOOKAHEAD } from '../../nodes/SalesPayments/paging/walk';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { PagingMode, PagingRule } from '../support/simulator/paging';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 
+/** The most pages an automatic walk asks for beyond the page it reads: twice the widest window. */
+const AHEAD = LOOKAHEAD * NETWORK_MAX_CONCURRENCY;
 const sim = useSimulator();
 
 const BUSINESSES = '/business/list-businesses-by-owner';
@@ -151,8 +153,8 @@ describe('a platform that repeats a page', () => {
 		);
 		const pages = pagesOf(businesses);
 		if (maxConcurrency === 1) expect(pages).toEqual([1, 2, 3]);
-		// Never more than the window beyond the last page read in order (page 2).
-		else expect(Math.max(...pages)).toBeLessThanOrEqual(2 + AUTO_MAX_CONCURRENCY);
+		// Never more than the walk asks ahead beyond the last page read in order (page 2).
+		else expect(Math.max(...pages)).toBeLessThanOrEqual(2 + AHEAD);
 		expect(new Set(pages).size).toBe(pages.length);
 	});
 
@@ -164,7 +166,7 @@ describe('a platform that repeats a page', () => {
 			`Page 3 of POST ${MOVEMENTS} brought no record that earlier pages had not already brought, though the platform says more follow`,
 		);
 		if (maxConcurrency === 1) expect(pagesOf(movements)).toEqual([1, 2, 3]);
-		else expect(Math.max(...pagesOf(movements))).toBeLessThanOrEqual(2 + AUTO_MAX_CONCURRENCY);
+		else expect(Math.max(...pagesOf(movements))).toBeLessThanOrEqual(2 + AHEAD);
 	});
 
 	it.each(MODES)('%s: pages that overlap in part (records added at the head) give every record once, in order', async (_label, maxConcurrency) => {
@@ -217,7 +219,7 @@ describe('`hasNext: true` forever', () => {
 		);
 		const pages = pagesOf(businesses);
 		if (maxConcurrency === 1) expect(pages).toEqual(Array.from({ length: lastPage + 1 }, (_, n) => n + 1));
-		else expect(Math.max(...pages)).toBeLessThanOrEqual(lastPage + AUTO_MAX_CONCURRENCY);
+		else expect(Math.max(...pages)).toBeLessThanOrEqual(lastPage + AHEAD);
 	});
 });
 
@@ -232,7 +234,7 @@ describe('absurd totals', () => {
 		const pages = pagesOf(businesses);
 		if (maxConcurrency === 1) expect(pages).toEqual(Array.from({ length: lastPage }, (_, n) => n + 1));
 		// Pages past the end only within the window (those requested before the last page came back).
-		else expect(pages.length - lastPage).toBeLessThanOrEqual(AUTO_MAX_CONCURRENCY - 1);
+		else expect(pages.length - lastPage).toBeLessThanOrEqual(AHEAD - 1);
 	});
 
 	it.each(MODES)('%s, without `hasNext`/`nextPage` (businesses): a short page does not end a list whose totals say more; the empty page after it does', async (_label, maxConcurrency) => {
@@ -246,7 +248,7 @@ describe('absurd totals', () => {
 		const lastPage = Math.ceil(PRIMARY_BUSINESS_COUNT / businesses.pageSize) + 1;
 		const pages = pagesOf(businesses);
 		if (maxConcurrency === 1) expect(pages).toEqual(Array.from({ length: lastPage }, (_, n) => n + 1));
-		else expect(pages.length - lastPage).toBeLessThanOrEqual(AUTO_MAX_CONCURRENCY - 1);
+		else expect(pages.length - lastPage).toBeLessThanOrEqual(AHEAD - 1);
 	});
 
 	it.each(MODES)('%s (movements, `count` of 10^9): the records there are, once each', async (_label, maxConcurrency) => {
@@ -259,7 +261,7 @@ describe('absurd totals', () => {
 		const honest = movements.all().length % movements.pageSize === 0 ? full + 1 : full;
 		const pages = pagesOf(movements);
 		if (maxConcurrency === 1) expect(pages).toEqual(Array.from({ length: honest }, (_, n) => n + 1));
-		else expect(pages.length - honest).toBeLessThanOrEqual(AUTO_MAX_CONCURRENCY - 1);
+		else expect(pages.length - honest).toBeLessThanOrEqual(AHEAD - 1);
 		expect(new Set(pages).size).toBe(pages.length);
 	});
 });
@@ -301,7 +303,7 @@ describe('answers of the wrong shape', () => {
 		);
 		const pages = pagesOf(movements);
 		if (maxConcurrency === 1) expect(pages).toEqual([1, 2, 3]);
-		else expect(Math.max(...pages)).toBeLessThanOrEqual(2 + AUTO_MAX_CONCURRENCY);
+		else expect(Math.max(...pages)).toBeLessThanOrEqual(2 + AHEAD);
 	});
 
 	it('payment links (`paymentLinks` holds a page object): a string there is named', async () => {

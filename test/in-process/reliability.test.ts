@@ -290,7 +290,7 @@ describe('timeouts', () => {
 	});
 
 	it('the default timeout is 30 s', () => {
-		expect(transport.DEFAULT_SETTINGS).toEqual({ timeout: 30_000, maxRetries: 3 });
+		expect(transport.DEFAULT_SETTINGS).toEqual({ timeout: 30_000, maxRetries: 3, maxConcurrency: 0 });
 	});
 });
 

@@ -8,6 +8,9 @@ export class FileItem {
 	) {}
 }
 
+/** OperationDef.recordKey of an operation whose items name no existing record: they run side by side freely. */
+export const NO_RECORD = '';
+
 /** One operation: its fields (shown only for it) and what it does for one input item. */
 export interface OperationDef {
 	/** Operation value saved in workflows, e.g. `getMany`. */
@@ -23,6 +26,12 @@ export interface OperationDef {
 	amounts?: boolean;
 	/** Fields of this operation; the registry adds the resource/operation display conditions. */
 	properties: INodeProperties[];
+	/**
+	 * What lets items run side by side (SalesPayments.node.ts): the name of the ID field of the
+	 * record item i acts on (items naming the same record run one after another, in input order),
+	 * or NO_RECORD when items name no existing record (creates, lists). Unset: one item at a time.
+	 */
+	recordKey?: string;
 	/** Returns the JSON of the output item(s) for input item `i`, or one item with a file. */
 	execute(this: IExecuteFunctions, i: number): Promise<IDataObject | IDataObject[] | FileItem>;
 }

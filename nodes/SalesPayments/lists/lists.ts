@@ -10,7 +10,7 @@ import type { FileItem } from '../fields/types';
 import { checkOneOf } from '../fields/validation';
 import { fieldError } from '../transport/errors';
 import { strictInteger, wholeNumberOption } from '../transport/numbers';
-import { AUTO_CONCURRENCY, AUTO_MAX_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
 
 /**
  * What a list operation does with the walk (paging/walk.ts): its fields (Output, Return All /
@@ -81,7 +81,7 @@ export const paginationOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_CONCURRENCY },
 			default: AUTO_CONCURRENCY,
-			description: `How many pages to request at the same time once the first page tells how many there are. 0 (auto) starts with one (more when the first page is slow to come) and adds more while pages come back quickly, up to ${AUTO_MAX_CONCURRENCY}, or up to ${NETWORK_MAX_CONCURRENCY} when the platform is far away and its pages do not slow down (${FILE_AUTO_MAX_CONCURRENCY} for a CSV or JSON Lines file, ${XLSX_AUTO_MAX_CONCURRENCY} for an Excel file), and slows down when the platform asks to (429). A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
+			description: `How many requests to send at the same time: the pages of a list, and the input items when there are several (read from the first item). 0 (auto) follows what the platform takes: one at first (more when the first page is slow to come), more while pages come back as fast, up to ${NETWORK_MAX_CONCURRENCY}, fewer when it slows down, fails or refuses (429); a CSV or JSON Lines file reads at most ${FILE_AUTO_MAX_CONCURRENCY} pages ahead, an Excel file ${XLSX_AUTO_MAX_CONCURRENCY}. A number from 1 to ${MAX_CONCURRENCY} is used as is (1 = one after another). Records keep their order.`,
 		},
 		{
 			displayName: 'Max Pages',

@@ -3,7 +3,6 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { runCache, runCacheSet } from '../transport/cache';
 import { asNodeError } from '../transport/errors';
-import type { Pacer } from '../transport/pacer';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
 import { isPlainObject, describeValue } from '../transport/records';
@@ -45,8 +44,9 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	limit?: number;
 	pageSize?: number;
 	/**
-	 * Pages in flight: 0 or undefined adapts (auto, up to `autoMax`; without one, AUTO_MAX_CONCURRENCY,
-	 * or up to NETWORK_MAX_CONCURRENCY when pages are slow because of the network), N is fixed (1 = one after another).
+	 * Pages in flight: 0 or undefined follows the credential's automatic window (transport/pacer.ts)
+	 * and reads up to twice as many pages ahead, at most `autoMax` (the file outputs' memory bound);
+	 * N is fixed (1 = one after another).
 	 */
 	concurrency?: number;
 	autoMax?: number;
@@ -173,7 +173,7 @@ export function lieOf(page: Page, pageNo: number, op: string): [string, string] 
 	return undefined;
 }
 
-export async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: number, size: number, pacer: Pacer): Promise<Page> {
+export async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: number, size: number): Promise<Page> {
 	const body = await apiRequest.call(ctx, {
 		...req,
 		// Reading a list never changes anything (a filter sent as POST included): it may be retried.
@@ -182,10 +182,6 @@ export async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: numbe
 		qs: { ...req.qs, page: String(pageNo), limit: String(size) },
 		// The body as sent: a missing or null `data` must not look like an empty list.
 		raw: true,
-		observe: (event) => {
-			pacer.observe(event);
-			req.observe?.(event);
-		},
 	});
 	try {
 		return readPage(body, req.itemsKey, pageNo);
@@ -201,11 +197,27 @@ export async function fetchPage(ctx: ApiContext, req: ListRequest, pageNo: numbe
 	}
 }
 
-/** The first page at `size`, or at smaller sizes while the platform refuses the size (a 400 naming `limit`). */
-export async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, size: number, pacer: Pacer): Promise<{ page: Page; size: number }> {
+/**
+ * The first page at `size`, or at smaller sizes while the platform refuses the size (a 400 naming
+ * `limit`). Items of one run read side by side: the other walks of the endpoint wait for the first
+ * one's first page, so that they start at the size it learned.
+ */
+export async function fetchFirst(ctx: ApiContext, req: ListRequest, pageNo: number, size: number): Promise<{ page: Page; size: number }> {
+	let mine: Promise<{ page: Page; size: number }> | undefined;
+	const sizing = runCache(ctx, `sizing:${req.method} ${req.path}`, () => (mine = firstAtSize(ctx, req, pageNo, size)));
+	if (mine) return await mine;
+	await sizing.catch(() => undefined);
+	return await firstAtSize(ctx, req, pageNo, Math.min(size, learned(ctx, req)));
+}
+
+async function firstAtSize(ctx: ApiContext, req: ListRequest, pageNo: number, size: number): Promise<{ page: Page; size: number }> {
 	for (;;) {
 		try {
-			return { page: await fetchPage(ctx, req, pageNo, size, pacer), size };
+			const page = await fetchPage(ctx, req, pageNo, size);
+			// A capped first page: the other walks waiting for this one start at the platform's size.
+			const cap = pageNo === 1 ? cappedSize(page, size) : undefined;
+			if (cap !== undefined) learn(ctx, req, cap);
+			return { page, size };
 		} catch (error) {
 			const smaller = FALLBACK_PAGE_SIZES.find((s) => s < size);
 			if (!isPageSizeRefusal(error) || smaller === undefined) throw asNodeError(ctx, error, req.itemIndex);

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiContext } from '../transport/transport';
-import { MAX_CONCURRENCY, Pacer } from '../transport/pacer';
+import { gateFor } from '../transport/transport';
+import { MAX_CONCURRENCY } from '../transport/pacer';
 import { isPlainObject } from '../transport/records';
 import type { ListRequest, Page } from './pages';
 import { cappedSize, DEFAULT_PAGE_SIZE, fetchFirst, fetchPage, learn, learned, lieOf, listError, MAX_PAGE_SIZE, REPEATS, saysMore } from './pages';
@@ -32,6 +33,8 @@ export const DEFAULT_MAX_PAGES = 10_000;
 export const MAX_MAX_PAGES = 10_000_000;
 /** Readings of one list when its total keeps dropping while it is read. */
 export const MAX_PASSES = 3;
+/** Pages a starved automatic walk asks for ahead, per request its window lets be in flight: the requests beyond wait for a slot, so the window sees the demand. */
+export const LOOKAHEAD = 2;
 
 /**
  * What `walk()` yields: the records of page `pageNo` not output before, in the platform's order.
@@ -119,7 +122,14 @@ function highest(top: Totals, page: Page): Totals {
 export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet): AsyncGenerator<WalkPage> {
 	const wanted = req.limit ?? Infinity;
 	const maxPages = Math.max(1, req.maxPages ?? DEFAULT_MAX_PAGES);
-	const pacer = new Pacer(req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined, req.autoMax);
+	const fixed = req.concurrency ? Math.min(req.concurrency, MAX_CONCURRENCY) : undefined;
+	// The credential's window, shared with every other run of it (transport/gate.ts): auto pages ahead follow it.
+	const gate = await gateFor.call(this, req);
+	// Pages ahead: the window's worth, twice that while the walk waits for the pages it needs (the
+	// requests beyond wait for a slot: the window sees the demand). A walk whose pages are already
+	// there when it reads them gains nothing from more in flight but answers held in memory.
+	let starved = true;
+	const budget = () => fixed ?? Math.min(req.autoMax ?? Infinity, (starved ? LOOKAHEAD : 1) * gate.pacer.window);
 	const from = Math.max(1, req.fromPage ?? 1);
 	const op = `${req.method} ${req.path}`;
 	let size = Math.min(Math.max(1, req.pageSize ?? DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE, wanted, learned(this, req));
@@ -130,7 +140,7 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 			await Promise.allSettled(inFlight.values());
 			inFlight.clear();
 			let page: Page;
-			({ page, size } = await fetchFirst(this, req, from, size, pacer));
+			({ page, size } = await fetchFirst(this, req, from, size));
 			const cap = from === 1 ? cappedSize(page, size) : undefined;
 			if (cap !== undefined) learn(this, req, (size = cap));
 			const total = page.totalDocs;
@@ -198,18 +208,20 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				const end = met >= wanted || more === false || (more === undefined && page.records.length < size);
 				const last = end && !again();
 				// Keep the window of pages in flight full, within the page bound.
-				const fill = async () => {
-					while (inFlight.size < pacer.window && next - pageNo <= maxPages - read && (next === pageNo + 1 || next <= ahead)) {
-						await pacer.ready();
-						pacer.started();
-						const request = fetchPage(this, req, next, size, pacer);
+				const fill = () => {
+					while (inFlight.size < budget() && next - pageNo <= maxPages - read && (next === pageNo + 1 || next <= ahead)) {
+						const request = fetchPage(this, req, next, size);
 						// Awaited in order below; a page left behind (the list ended) must not reject unhandled.
 						request.catch(() => undefined);
 						inFlight.set(next++, request);
 					}
 				};
-				// A consumer that reads the whole list: the platform works on the next page while it handles this one.
-				if (!end && req.readAhead) await fill();
+				// A consumer that reads the whole list: the platform works on the next page while it handles
+				// this one (a turn of the event loop lets the requests just made go out before it does).
+				if (!end && req.readAhead) {
+					fill();
+					await sleep(0);
+				}
 				yield { pageNo, size, records, summary: page.summary, pass, met, last, more };
 				if (last) return;
 				if (end) break;
@@ -219,12 +231,12 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 						itemIndex: req.itemIndex,
 					});
 				}
-				await fill();
+				fill();
 				const pending = inFlight.get(pageNo + 1) as Promise<Page>;
 				inFlight.delete(pageNo + 1);
 				const asked = Date.now();
 				page = await pending;
-				pacer.waited(Date.now() - asked);
+				starved = Date.now() > asked;
 			}
 		}
 	} finally {

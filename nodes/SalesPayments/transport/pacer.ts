@@ -1,230 +1,322 @@
-import { sleep } from 'n8n-workflow';
-
 import type { AttemptEvent } from './transport';
 
 /**
- * How many page requests a list keeps in flight, told by the transport about every attempt
- * (ApiRequest.observe). Used by the walk (paging/walk.ts) only.
+ * How many requests to one platform may be in flight, and how fast they may start: one Pacer per
+ * platform and credential in an n8n process (gate.ts keeps them), told by the transport about every
+ * attempt. Auto sizing, in a few rules:
  *
- * - Fixed (Max Concurrent Requests set to N): the window is N, never more.
- * - Auto: the window starts at 1, or wider when the first page took long: one request per START_MS
- *   of its time, at most `cap` (a platform 200 ms away answers a first page in about 600 ms: 8,
- *   where the window used to spend three round trips getting to). A wide start is on trial: the
- *   pages sent at it must come back quick, else it halves once per round trip until they do (the
- *   first page was slow because the platform was, and more requests slow it further). The window
- *   grows while pages come back without refusals and without their time climbing (QUICK), and
- *   while the walk still waits for the pages it needs (waited): by one per page up to
- *   `slowStartLimit` (the window doubles per round trip), then by one per window of pages; up to
- *   `limit`: `cap`, or with the default cap, when pages are slow because of the network, one
- *   request per START_MS of the fastest page, at most NETWORK_MAX_CONCURRENCY (see there). Past
- *   `cap`, a page that is not quick brings the window back to `cap` at once. A page whose time
- *   climbs well above the fastest seen (CLIMBED) shrinks it by one (the platform is queueing the
- *   requests, more would only wait); a 429, 5xx or network failure halves it.
- * - Both: a 429 or 503 whose retry waits (Retry-After, or the transport's backoff) pauses every
- *   new request of the walk, not only the one that is retried. From the second 429 with a
- *   Retry-After of a second or more on, the successful requests between two such 429s over the
- *   time between them measure the rate the platform allows, and new requests are spaced to it,
- *   so that a rate-limited walk stops draining the platform's allowance into bursts of refusals.
+ * - **Start**: 1, or on the first answer one request per START_MS of its time, at most
+ *   START_MAX_CONCURRENCY (a platform 200 ms away answers in about 650 ms over a new HTTPS
+ *   connection: 12 at once).
+ * - **Grow while throughput grows**: a round is the answers to the requests sent since the last
+ *   change. When half a window of them came back, their median no slower than the platform's
+ *   fastest answers (within CLIMB_RATIO + CLIMB_MS), and requests had to wait for a slot, the
+ *   window grows by a step, and the next step is twice as large (the first: half the window).
+ *   Answers as fast as before with more in flight are more answers per second.
+ * - **Stop when page times climb with no gain**: a round whose median answer climbed is judged by
+ *   its answers a second (requests in flight over the median answer's time: Little's law) against
+ *   the last round's. After a growth that did not bring GAIN more, the growth is undone. Without
+ *   one, fewer (FELL): the requests queue at the platform, and half of those that queue are taken
+ *   off (answers twice as slow as the fastest: a quarter of the window); as many: the price of a
+ *   full pipe (or of this process' own work), the window holds. The size that climbed becomes a
+ *   ceiling that growth nears one request at a time (until a window past it comes back fast), and
+ *   the next growth waits 2, 4 ... 32 rounds. After a cut, the round starts once the requests sent
+ *   before it have had an answer's time.
+ * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
+ *   quarter off, a 503 (or a 429 before any rate is measured) half, once per round; growth restarts
+ *   with a step of half what was taken off, then twice as large each round.
+ * - **A measured rate**: a 429 while requests overlap measures what the platform allows: the
+ *   successes sent since the overlap began (or since the last pause ended) and before the refused
+ *   request, over BURST_S plus that time (a token bucket lets one second of requests through at
+ *   once, then its rate); successes answered after the 429 still count. New requests then take
+ *   tokens of a bucket of that rate (as full after a pause as the platform's is), which grows by
+ *   RATE_PROBE a second; a later 429 lowers it (to its measure, at most RATE_CUT of the rate); the
+ *   window holds. Retry-After pauses every new request and is never counted as time the platform
+ *   allowed.
+ *
+ * Fixed windows (Max Concurrent Requests) are the caller's (gate.ts); pauses and the rate apply to
+ * every request.
  */
-/**
- * A page is quick when it took at most QUICK x the fastest page + QUICK_MS: the time includes
- * the wait for this process to read the answer while it handles other pages, so a little climb
- * is the client's own. Beyond CLIMBED x + CLIMBED_MS the platform is queueing the requests.
- */
-const QUICK = 2;
-const QUICK_MS = 5;
-const CLIMBED = 4;
-const CLIMBED_MS = 10;
-/** Longest spacing a measured rate may impose (the transport's longest Retry-After). */
-const MAX_GAP_MS = 30_000;
-/**
- * The cycle between two 429s includes the end of the pause, when the platform's allowance is
- * already full: measured on the simulator's token bucket, successes / cycle came out about 10%
- * below the limit, so requests are spaced 10% closer. Too close shows as a later 429, which
- * measures again over a long, paced cycle.
- */
-const RATE_SLACK = 0.9;
-const MIN_RATE_WINDOW_MS = 1000;
 
-/** Max Concurrent Requests 0: the window adapts, up to AUTO_MAX_CONCURRENCY (or a walk's `autoMax`). */
-export const AUTO_CONCURRENCY = 0;
-export const AUTO_MAX_CONCURRENCY = 8;
+/** Requests in flight per START_MS of the first answer's time, at the start. */
+const START_MS = 25;
+/** The widest start: at most this many requests at once to a platform nothing is known of yet. */
+export const START_MAX_CONCURRENCY = 12;
 /**
- * The automatic window's bound when pages are slow because of the network. n8n's helper opens a
- * new connection for every request, so over HTTPS each one costs three round trips (TCP and TLS
- * 1.3 handshakes, then the request) where a kept-alive connection costs one: 3 x 8 requests in
- * flight deliver what 8 kept-alive connections do, the most a client of a platform commonly
- * keeps open. Reached only when the fastest page takes 24 x START_MS (600 ms: a platform about
- * 200 ms away) and page times do not climb as the window grows; the walk's own work (about 20 ms
- * of CPU a page of 1,000 over HTTPS) would not keep up with many more.
+ * The automatic window's ceiling. n8n's helper opens a new connection per request, so over HTTPS
+ * each costs three round trips where a kept-alive one costs one: 3 x 8 in flight deliver what 8
+ * kept-alive connections do, the most a client of a platform commonly keeps open.
  */
 export const NETWORK_MAX_CONCURRENCY = 24;
-/**
- * What one more request in flight is worth on a slow trip: the window starts at (first page's
- * time / START_MS) and may grow to (fastest page's time / START_MS), within the bounds above. On
- * loopback a page of 1,000 takes 5-20 ms, so the window starts at 1 and stays within 8, as before.
- */
-const START_MS = 25;
-/** Most concurrent page requests a list may be given (Max Concurrent Requests). */
+/** Max Concurrent Requests 0: the window adapts. */
+export const AUTO_CONCURRENCY = 0;
+/** Most requests a user may fix (Max Concurrent Requests). */
 export const MAX_CONCURRENCY = 16;
+/** An answer climbed when it took more than CLIMB_RATIO x the fastest of its kind + CLIMB_MS. */
+const CLIMB_RATIO = 1.25;
+const CLIMB_MS = 10;
+/** The fastest answer of a kind is the least of the last 30-60 s (a platform's speed may change). */
+const FASTEST_MS = 30_000;
+/** Answers a second of a round against the last round's: below FELL they fell (requests queue), above GAIN a growth paid. */
+const FELL = 0.9;
+const GAIN = 1.1;
+/** Rounds to wait before the next growth after a growth that brought nothing: doubles up to this. */
+const MAX_HOLD = 32;
+/** Seconds of requests a token bucket lets through at once (its size over its rate). */
+const BURST_S = 1;
+/** The measured rate grows by this share each second (a limit may be raised; a 429 measures it again). */
+const RATE_PROBE = 0.01;
+/** A 429 while paced: the rate becomes at most this share of what it was. */
+const RATE_CUT = 0.9;
+
+interface Fastest {
+	now: number;
+	before: number;
+	since: number;
+}
 
 export class Pacer {
-	/** Requests that may be in flight now. */
-	window: number;
-	private readonly adaptive: boolean;
-	private readonly cap: number;
-	/** Whether the window may pass `cap` on a long trip (the default cap; never for a walk's own `autoMax`). */
-	private readonly network: boolean;
-	/** Fastest successful attempt seen (ms), the time of a page when nothing queues. */
-	private fastestMs = Infinity;
-	private slowStartLimit: number;
-	/** Growth earned in congestion avoidance (a window's worth of good pages adds one). */
-	private credit = 0;
-	/** Attempts sent before this moment say nothing about the current window. */
+	/** Requests that may be in flight now (auto). */
+	window = 1;
+	/** No answer yet: the first one sets the start. */
+	private fresh = true;
+	private step = 1;
+	/** The window before the last growth, and whether the last change was a growth. */
+	private lastGood = 1;
+	private grew = false;
 	private changedAt = 0;
-	/** The window started wide on the first answer's time and no page has confirmed it yet. */
-	private trial = false;
-	/** A 429, 5xx or network failure was seen: the platform has a limit of its own, and the window stays within `cap` (a halving past it lands there). */
-	private limited = false;
-	private pausedUntil = 0;
-	/** Whether the walk had to wait for the last page it needed: only then can a wider window help. */
-	private starved = true;
-	/** When the last 429 that was not answered to a request already in flight came, and the successes since. */
-	private refusedAt: number | undefined;
-	private okSinceRefusal = 0;
-	/** Least time between two request starts (ms) once a rate limit is measured; 0 = none. */
-	private gapMs = 0;
-	private lastStartAt = 0;
+	/** The round: answers to requests sent since the last change, and whether a request waited for a slot. */
+	private answers = 0;
+	/** The round's answers: how far each is above the climb threshold (ms), and its time over the fastest. */
+	private readonly climbs: number[] = [];
+	private readonly ratios: number[] = [];
+	used = false;
+	private hold = 0;
+	private holdLeft = 0;
+	/** The least window whose answers climbed: growth nears it one request at a time. */
+	private ceiling = Infinity;
+	/** The time of the last answer: how long requests sent before a cut still load the platform. */
+	private answerMs = 0;
+	/** The round's requests in flight at each answer and the answers' times; the last judged round's answers a second (0 after a cut: no comparison). */
+	private readonly loads: number[] = [];
+	private readonly times: number[] = [];
+	private lastRate = 0;
+	/** Requests in flight now (the gate counts them). */
+	inFlight = 0;
+	private readonly fastest = new Map<string, Fastest>();
+	/** New requests wait until then (a Retry-After being honoured). */
+	pausedUntil = 0;
+	/** The rate the platform allows (requests/s), 0 while none is known; when it was measured. */
+	rate = 0;
+	private rateAt = 0;
+	private tokens = 0;
+	private tokensAt = 0;
+	/** Since when requests overlap (or the pause ended); the send times of the successes since. */
+	private busySince = 0;
+	/** What the platform's bucket held then, in seconds of its rate: full at first, else what the pause refilled. */
+	private credit = BURST_S;
+	private readonly sentOk: number[] = [];
+	/** The last measure: successes sent from `since` to `until` (the refused request), counted as their answers come. */
+	private measure = { since: 0, until: 0, ok: 0, credit: BURST_S };
 
-	/** `cap`: the automatic window's bound (a walk's `autoMax`); without one, AUTO_MAX_CONCURRENCY, passed on long trips. */
-	constructor(fixed: number | undefined, cap?: number) {
-		this.adaptive = fixed === undefined;
-		this.network = this.adaptive && cap === undefined;
-		this.cap = Math.max(1, this.adaptive ? (cap ?? AUTO_MAX_CONCURRENCY) : (fixed as number));
-		this.window = this.adaptive ? 1 : this.cap;
-		this.slowStartLimit = this.network ? NETWORK_MAX_CONCURRENCY : this.cap;
+	/** Milliseconds a new request must wait (pause, rate); 0: it may start now. */
+	waitMs(now = Date.now()): number {
+		const paused = this.pausedUntil - now;
+		if (paused > 0) return paused;
+		if (this.rate <= 0) return 0;
+		this.refill(now);
+		return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) * 1000) / this.currentRate(now));
 	}
 
-	/** The most the window may be now: `cap`, or on a long trip one request per START_MS of the fastest page. */
-	get limit(): number {
-		if (!this.network || this.limited || this.fastestMs === Infinity) return this.cap;
-		return Math.min(NETWORK_MAX_CONCURRENCY, Math.max(this.cap, Math.floor(this.fastestMs / START_MS)));
+	/** A request starts now, with `inFlight` others already in flight. */
+	started(inFlight: number, now = Date.now()): void {
+		if (this.busySince === 0 && inFlight > 0) this.busySince = now;
+		if (this.rate > 0) {
+			this.refill(now);
+			this.tokens -= 1;
+		}
 	}
 
-	/** The transport's report of one attempt. */
-	observe(event: AttemptEvent): void {
+	/** The transport's report of one attempt of a request of kind `kind` (method and path template). */
+	observe(event: AttemptEvent, kind = ''): void {
 		const now = Date.now();
 		const status = event.status;
-		const refused = status === 429 || status === 503;
-		if (refused && event.retryInMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
 		const sentAt = now - event.ms;
-		if (status !== undefined && status >= 200 && status < 300) this.okSinceRefusal++;
-		// A Retry-After of a second or more speaks of a rate; shorter waits are momentary refusals.
-		const rateRefusal = status === 429 && (event.retryInMs ?? 0) >= MIN_RATE_WINDOW_MS;
-		if (rateRefusal && (this.refusedAt === undefined || sentAt >= this.refusedAt)) {
-			if (this.refusedAt !== undefined && this.okSinceRefusal >= 2) {
-				this.gapMs = Math.min(MAX_GAP_MS, (RATE_SLACK * (now - this.refusedAt)) / this.okSinceRefusal);
-			}
-			this.refusedAt = now;
-			this.okSinceRefusal = 0;
+		// A Retry-After under a second is a momentary refusal; a longer one, or none at all, speaks of a rate.
+		if (status === 429 && !(event.retryAfter && (event.retryInMs ?? 0) < 1000)) this.measureRate(sentAt, event.retryInMs ?? 0, now);
+		if ((status === 429 || status === 503) && event.retryInMs !== undefined && event.retryInMs > 0) {
+			this.pausedUntil = Math.max(this.pausedUntil, now + event.retryInMs);
+			// The platform's allowance refills during the pause: what comes after is a new measure.
+			this.busySince = 0;
 		}
-		if (!this.adaptive) return;
-		if (status === undefined || status === 429 || status >= 500) {
-			this.limited = true;
-			// One halving per round trip: failures of requests sent before the last change are that change's.
-			if (sentAt < this.changedAt) return;
-			this.window = Math.max(1, Math.min(this.cap, Math.floor(this.window / 2)));
-			this.slowStartLimit = Math.max(1, this.window);
-			this.credit = 0;
-			this.changedAt = now;
-			this.trial = false;
+		if (status !== undefined && status >= 200 && status < 300) {
+			if (this.busySince > 0 && sentAt >= this.busySince && this.sentOk.push(sentAt) > 4096) this.sentOk.splice(0, 2048);
+			// A success sent before the refused request, answered after its 429: the allowance was that much larger.
+			const m = this.measure;
+			if (sentAt >= m.since && sentAt <= m.until) this.rate = ++m.ok / (m.credit + (m.until - m.since) / 1000);
+			this.answered(Math.max(1, event.ms), kind, sentAt, now);
 			return;
 		}
-		if (status < 200 || status >= 300) return;
-		const ms = Math.max(1, event.ms);
-		const first = this.fastestMs === Infinity;
-		if (ms < this.fastestMs) this.fastestMs = ms;
-		// The first answer, before any refusal: a long one starts the window wider (at most `cap`), on trial.
-		const start = Math.min(this.cap, Math.floor(ms / START_MS));
-		if (first && !this.limited && start > this.window) {
-			this.window = start;
-			this.trial = true;
-			this.changedAt = now;
-			return;
-		}
-		if (sentAt < this.changedAt) return;
-		const quick = ms <= this.fastestMs * QUICK + QUICK_MS;
-		if (this.trial) {
-			// The first pages at the wide start were not quick: the trip was long because the platform
-			// was slow, and it slows further under more requests. Halve (once per round trip) until they
-			// are; from there the window grows as it would have from 1 (by one per quick page).
-			if (!quick) {
-				this.window = Math.max(1, Math.floor(this.window / 2));
-				this.trial = this.window > 1;
-				this.credit = 0;
-				this.changedAt = now;
+		// A 429 with a measured rate is paced by it (the window holds); without one it backs off like a 503.
+		const fault = status === undefined ? event.code !== undefined && !NOT_FAULTS.has(event.code) : (status === 429 && this.rate <= 0) || status >= 500;
+		// One back-off per round: the failures of requests sent before the last change are that change's.
+		if (!fault || sentAt < this.changedAt) return;
+		this.answerMs = event.ms;
+		const share = status === 429 || status === 503 ? 0.5 : 0.75;
+		const before = this.window;
+		this.window = Math.max(1, Math.floor(before * share));
+		this.fresh = false;
+		// Regrow by half what was taken off, then by steps twice as large (a fault is not a new limit).
+		this.step = Math.max(1, Math.ceil((before - this.window) / 2));
+		this.lastRate = 0;
+		this.change(false, now);
+	}
+
+	private answered(ms: number, kind: string, sentAt: number, now: number): void {
+		const fastest = this.fastestOf(kind, ms, now);
+		this.answerMs = ms;
+		if (this.fresh) {
+			// The first answer tells how far the platform is: one request per START_MS of it.
+			this.fresh = false;
+			const start = Math.max(1, Math.min(START_MAX_CONCURRENCY, Math.floor(ms / START_MS)));
+			if (start > this.window) {
+				this.lastGood = this.window;
+				this.window = start;
+				this.step = Math.ceil(start / 2);
+				// One request in flight: what a wide start that only queues would not beat.
+				this.lastRate = 1000 / ms;
+				this.change(true, now);
 				return;
 			}
-			this.trial = false;
 		}
-		if (!quick && this.window > this.cap) {
-			// Past `cap` the window stands for a trip that is long by itself: a page twice as slow as the
-			// fastest says the platform is queueing (or this process cannot keep up). Back to `cap` at once;
-			// past it again only one per window of quick pages.
-			this.window = this.cap;
-			this.slowStartLimit = this.cap;
-			this.credit = 0;
-			this.changedAt = now;
-			return;
-		}
-		if (ms > this.fastestMs * CLIMBED + CLIMBED_MS) {
-			if (this.window > 1) {
-				this.window--;
-				this.slowStartLimit = Math.min(this.slowStartLimit, this.window);
-				this.credit = 0;
-				this.changedAt = now;
+		if (sentAt < this.changedAt) return;
+		this.answers++;
+		this.loads.push(this.inFlight);
+		this.times.push(ms);
+		this.climbs.push(ms - (fastest * CLIMB_RATIO + CLIMB_MS));
+		this.ratios.push(ms / fastest);
+		if (this.answers < Math.ceil(this.window / 2)) return;
+		// Answers a second of this round, against the last round's: requests in flight over an answer's time.
+		const rate = (mean(this.loads) * 1000) / median(this.times);
+		const [fell, gained] = [rate < this.lastRate * FELL, rate > this.lastRate * GAIN];
+		this.lastRate = rate;
+		// The median answer judges the round: not one that met few others in flight, nor one hiccup.
+		const climbed = median(this.climbs) > 0;
+		if (climbed && (fell || (this.grew && !gained))) {
+			// Slower answers and no more of them a second: the size that climbed is a ceiling, neared
+			// one at a time from now on, and the next growth waits.
+			this.ceiling = Math.min(this.ceiling, this.window);
+			if (this.grew) {
+				this.hold = Math.min(MAX_HOLD, Math.max(2, this.hold * 2));
+				this.holdLeft = this.hold;
 			}
+			this.step = 1;
+			// After a growth that brought nothing, back to the window before it (as many answers a second
+			// for fewer requests on the platform). Without one, fewer: the requests queue at the
+			// platform, half of those queued off (answers twice as slow: a quarter of the window).
+			const queued = this.window * (1 - 1 / median(this.ratios));
+			this.window = Math.max(1, this.grew ? this.lastGood : this.window - Math.max(1, Math.floor(queued / 2)));
+			this.lastRate = 0;
+			return this.change(false, now);
+		}
+		// Slower answers, as many a second: the price of a full pipe (or of this process' own work).
+		if (climbed && !this.grew) return this.change(false, now, false);
+		if (this.grew) {
+			this.hold = 0;
+			// Past the ceiling and no slower: the platform takes more now.
+			if (this.window >= this.ceiling) this.ceiling = Infinity;
+		}
+		if (!this.used || this.window >= NETWORK_MAX_CONCURRENCY || this.holdLeft-- > 0) {
+			this.change(false, now, false);
 			return;
 		}
-		if (!quick || this.window >= this.limit || !this.starved) return;
-		if (this.window < this.slowStartLimit) {
-			this.window++;
-			return;
-		}
-		this.credit += 1 / this.window;
-		if (this.credit >= 1) {
-			this.credit = 0;
-			this.window++;
-		}
+		const step = this.window + this.step >= this.ceiling ? 1 : this.step;
+		this.lastGood = this.window;
+		this.window = Math.min(NETWORK_MAX_CONCURRENCY, this.window + step);
+		this.step = step * 2;
+		this.change(true, now);
 	}
 
 	/**
-	 * Waits while the walk is paused (a Retry-After being honoured) or until the measured rate allows
-	 * a request. A window no page has shown the platform to take yet (a wide start on trial, or past
-	 * `cap`) fills at one request start per START_MS: over part of a trip (the window is at most the
-	 * page's time / START_MS), not in one burst that would empty a platform's allowance at once.
+	 * A new round starts now; `moved`: the window changed (answers to earlier requests no longer judge
+	 * it). After a cut, the requests sent before it still load the platform for an answer's time:
+	 * the round starts with the requests sent after that.
 	 */
-	async ready(): Promise<void> {
-		for (;;) {
-			const now = Date.now();
-			const gap = Math.max(this.gapMs, this.trial || this.window > this.cap ? START_MS : 0);
-			const wait = Math.max(this.pausedUntil - now, gap > 0 ? this.lastStartAt + gap - now : 0);
-			if (wait <= 0) return;
-			await sleep(wait);
+	private change(grew: boolean, now: number, moved = true): void {
+		const cut = moved && !grew;
+		this.grew = grew;
+		if (moved) this.changedAt = now + (cut ? this.answerMs : 0);
+		this.answers = 0;
+		this.loads.length = 0;
+		this.times.length = 0;
+		this.climbs.length = 0;
+		this.ratios.length = 0;
+		this.used = false;
+	}
+
+	/** The fastest answer of this kind in the last 30-60 s, this one included. */
+	private fastestOf(kind: string, ms: number, now: number): number {
+		let f = this.fastest.get(kind);
+		if (!f) {
+			if (this.fastest.size >= 64) this.fastest.clear();
+			this.fastest.set(kind, (f = { now: ms, before: ms, since: now }));
 		}
+		if (now - f.since > FASTEST_MS) [f.before, f.now, f.since] = [f.now, ms, now];
+		f.now = Math.min(f.now, ms);
+		return Math.min(f.now, f.before);
 	}
 
 	/**
-	 * How long the walk waited for the page it needed next. 0: the page was already there, so the
-	 * pages in flight keep up and more would only hold more answers in memory (answers that come
-	 * back in a millisecond while the walk spends longer on each page: the window stays small).
+	 * A 429 for a request sent at `sentAt`, paused `pauseMs`: the successes sent in the busy time
+	 * before it, over that time plus what the bucket held when it began (`credit`). Once a rate
+	 * paces the requests, a 429 says it was too high: the new one is at most RATE_CUT of it (a
+	 * measure over less than a second after a short pause says little).
 	 */
-	waited(ms: number): void {
-		this.starved = ms > 0;
+	private measureRate(sentAt: number, pauseMs: number, now: number): void {
+		const [since, credit] = [this.busySince, this.credit];
+		const ok = this.sentOk.filter((at) => at <= sentAt).length;
+		this.sentOk.length = 0;
+		this.busySince = 0;
+		// The bucket is empty now; the pause refills it, up to BURST_S of its rate.
+		this.credit = Math.min(BURST_S, pauseMs / 1000);
+		// Refusals of requests sent before the last measure are the same burst's.
+		if (since === 0 || sentAt < since) return;
+		const span = (sentAt - since) / 1000;
+		const measured = ok / (credit + span);
+		if (this.rate > 0) {
+			this.measure.until = 0;
+			this.rate = Math.min(this.currentRate(now) * RATE_CUT, credit + span >= BURST_S ? measured : Infinity);
+		} else {
+			// The successes answered later (sent before this request) count as they come.
+			this.measure = { since, until: sentAt, ok, credit };
+			this.rate = measured;
+		}
+		this.rateAt = now;
+		// The platform's bucket is empty now; ours refills from here, during the pause too.
+		this.tokens = 0;
+		this.tokensAt = now;
 	}
 
-	/** A page request starts now. */
-	started(): void {
-		this.lastStartAt = Date.now();
+	private currentRate(now: number): number {
+		return this.rate * (1 + RATE_PROBE) ** (Math.max(0, now - this.rateAt) / 1000);
+	}
+
+	private refill(now: number): void {
+		const rate = this.currentRate(now);
+		// One token short of the bucket the platform is taken to have: its clock and ours differ a little.
+		this.tokens = Math.min(Math.max(1, rate * BURST_S - 1), this.tokens + ((now - this.tokensAt) * rate) / 1000);
+		this.tokensAt = now;
 	}
 }
+
+function mean(values: number[]): number {
+	return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Failures that say nothing of the platform's load: the answer was too large or badly encoded, or the run was cancelled. */
+const NOT_FAULTS = new Set(['BODY_TOO_LARGE', 'BAD_ENCODING', 'ERR_CANCELED']);

@@ -1,12 +1,16 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { beforeDeadline, BodyTooLarge, DeadlinePassed, isDecompressionFailure, isStream, MAX_BODY_BYTES, readBody, redirectTarget } from './body';
 import { runCache } from './cache';
 import type { ApiContext } from './credentials';
 import { DATA_CREDENTIAL, getCachedCredentials, businessIdOf, serviceUrl } from './credentials';
 import type { Explain } from './errors';
 import type { PathValue } from './paths';
 import { buildPath } from './paths';
+import type { Gate } from './gate';
+import { gateOf, laneOf } from './gate';
+import type { RequestSettings } from './requestOptions';
 import { getRequestSettings } from './requestOptions';
 import type { RequestFacts } from './responses';
 import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
@@ -69,6 +73,8 @@ export interface AttemptEvent {
 	code?: string;
 	ms: number;
 	retryInMs?: number;
+	/** `retryInMs` is the platform's own Retry-After (not the transport's backoff). */
+	retryAfter?: boolean;
 	/** The answer's `Date` header (the platform's clock), on a 2xx answer that has one. */
 	date?: string;
 }
@@ -88,109 +94,20 @@ function operationOf(ctx: ApiContext, itemIndex: number | undefined): string | u
 	}
 }
 
-/** The deadline of one attempt: a timer that does not keep n8n's process alive. */
-class DeadlinePassed extends Error {}
+export { MAX_BODY_BYTES } from './body';
 
-/** Something the HTTP client hands back as the body when asked for a stream. */
-interface BodyStream {
-	on(event: string, listener: (arg?: unknown) => void): unknown;
-	destroy(error?: Error): unknown;
+/** The credential's service address, checked once per run (new URL and its checks cost as much as the rest of a request). */
+function serviceOf(ctx: ApiContext, credentials: ICredentialDataDecryptedObject, credentialType: string, urlField = 'baseUrl', itemIndex?: number) {
+	return runCache(ctx, `service:${credentialType}:${urlField}`, () =>
+		serviceUrl(ctx, credentials[urlField], urlField === 'baseUrl' ? 'Base URL' : 'Identity URL', itemIndex),
+	);
 }
 
-function isStream(value: unknown): value is BodyStream {
-	return typeof value === 'object' && value !== null && typeof (value as BodyStream).on === 'function' && typeof (value as BodyStream).destroy === 'function';
-}
-
-/** Rejects with DeadlinePassed when `deadline` fires first; `onLate` gets what arrives after it. */
-async function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal, onLate: (value: T) => void): Promise<T> {
-	if (deadline.aborted) {
-		void work.then(onLate, () => undefined);
-		throw new DeadlinePassed();
-	}
-	return await new Promise<T>((resolve, reject) => {
-		const passed = () => {
-			void work.then(onLate, () => undefined);
-			reject(new DeadlinePassed());
-		};
-		deadline.addEventListener('abort', passed, { once: true });
-		work.then(
-			(value) => {
-				deadline.removeEventListener('abort', passed);
-				if (deadline.aborted) onLate(value);
-				else resolve(value);
-			},
-			(error: unknown) => {
-				deadline.removeEventListener('abort', passed);
-				reject(error);
-			},
-		);
-	});
-}
-
-/**
- * Most bytes of one answer, counted after decompression: far above the largest page (1,000
- * records of a few KB), far below what would strain n8n's memory. A larger answer fails.
- */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/** An answer over MAX_BODY_BYTES (a runaway or a decompression bomb): read no further. */
-class BodyTooLarge extends Error {}
-
-/**
- * Reads an answer's body to the last byte before the deadline and within MAX_BODY_BYTES. n8n's
- * client bounds only the time a connection stays silent, so an answer trickled byte by byte would
- * outlive any timeout: the body is read here, and the connection is closed when the deadline
- * passes or the limit is crossed. Every failure rejects the returned promise; nothing is thrown
- * from a stream's listener (it would escape as an uncaught exception).
- */
-async function readBody(body: unknown, deadline: AbortSignal): Promise<unknown> {
-	if (!isStream(body)) return body;
-	const chunks: Uint8Array[] = [];
-	let bytes = 0;
-	const read = new Promise<string>((resolve, reject) => {
-		body.on('data', (chunk) => {
-			const bytesOf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
-			bytes += bytesOf.byteLength;
-			if (bytes > MAX_BODY_BYTES) {
-				chunks.length = 0;
-				body.destroy();
-				reject(new BodyTooLarge());
-			} else chunks.push(bytesOf);
-		});
-		body.on('end', () => {
-			try {
-				resolve(Buffer.concat(chunks).toString('utf8'));
-			} catch (error) {
-				reject(error as Error);
-			}
-		});
-		body.on('error', (error) => reject(error as Error));
-	});
-	return await beforeDeadline(read, deadline, () => undefined).catch((error: unknown) => {
-		body.destroy();
-		throw error;
-	});
-}
-
-/**
- * The client's failure to decompress an answer (zlib: "incorrect header check", brotli:
- * "Decompression failed"): the answer's content-encoding header does not match its body.
- */
-function isDecompressionFailure(error: unknown): boolean {
-	const err = error as { code?: unknown; message?: unknown };
-	const code = typeof err?.code === 'string' ? err.code : '';
-	const message = typeof err?.message === 'string' ? err.message : '';
-	return /^Z_|^ERR_(_ERROR|BROTLI|ZLIB)/.test(code) || /incorrect header check|decompression failed|invalid (block type|stored block lengths|distance)|unexpected end of file/i.test(message);
-}
-
-/** The URL a redirect points to, resolved against the request's URL; undefined when unreadable. */
-function redirectTarget(location: unknown, from: string): URL | undefined {
-	if (typeof location !== 'string' || location.trim() === '') return undefined;
-	try {
-		return new URL(location.trim(), from);
-	} catch {
-		return undefined;
-	}
+/** The gate a request of this credential waits at (the walk reads its window to size how far it reads ahead). */
+export async function gateFor(this: ApiContext, req: Pick<ApiRequest, 'credentialType' | 'urlField' | 'itemIndex'>): Promise<Gate> {
+	const credentialType = req.credentialType ?? DATA_CREDENTIAL;
+	const credentials = await getCachedCredentials.call(this, credentialType);
+	return gateOf(this, credentialType, credentials, serviceOf(this, credentials, credentialType, req.urlField, req.itemIndex).origin);
 }
 
 /**
@@ -206,11 +123,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	const path = buildPath(this, req.path, req.pathParams, req.itemIndex);
 	const credentials = await getCachedCredentials.call(this, credentialType);
 	const settings = getRequestSettings.call(this, req.itemIndex ?? 0);
-	const urlField = req.urlField ?? 'baseUrl';
-	// Checked once per run (new URL and its checks cost as much as the rest of this function).
-	const service = runCache(this, `service:${credentialType}:${urlField}`, () =>
-		serviceUrl(this, credentials[urlField], urlField === 'baseUrl' ? 'Base URL' : 'Identity URL', req.itemIndex),
-	);
+	const service = serviceOf(this, credentials, credentialType, req.urlField, req.itemIndex);
 	const headers: IDataObject = { ...(req.headers ?? {}) };
 	if (req.business) headers['business-id'] = await businessIdOf(this, undefined, req.itemIndex);
 	const write = (req.kind ?? (req.method === 'GET' ? 'read' : 'write')) === 'write';
@@ -232,6 +145,39 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		const saved = this.getNode().credentials?.[credentialType];
 		return { credentialsDecrypted: { id: saved?.id ?? '', name: saved?.name ?? '', type: credentialType, data: credentials } };
 	});
+	// Every request of this credential's platform in this process waits for its turn at one gate (gate.ts).
+	const gate = gateOf(this, credentialType, credentials, service.origin);
+	const lane = laneOf(this);
+	const kind = `${req.method} ${req.path}`;
+	const observe = (event: AttemptEvent) => {
+		gate.pacer.observe(event, kind);
+		req.observe?.(event);
+	};
+	await gate.acquire(lane, req.itemIndex);
+	try {
+		return await attempts.call(this, req, { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate });
+	} finally {
+		gate.release(lane);
+	}
+}
+
+interface Prepared {
+	path: string;
+	credentials: ICredentialDataDecryptedObject;
+	credentialType: string;
+	settings: RequestSettings;
+	service: { base: string; origin: string };
+	headers: IDataObject;
+	idempotent: boolean;
+	facts: RequestFacts;
+	reuse: object;
+	observe: (event: AttemptEvent) => void;
+	gate: Gate;
+}
+
+/** The attempts of one request (at most Max Retries + 1), its redirects within the origin, and its answer read. */
+async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise<IDataObject> {
+	const { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate } = p;
 	let url = `${service.base}${path}`;
 	let qs = req.qs;
 	let redirects = 0;
@@ -267,12 +213,12 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			response.body = await readBody(response.body, deadline);
 		} catch (error) {
 			if (error instanceof BodyTooLarge) {
-				req.observe?.({ code: 'BODY_TOO_LARGE', ms: Date.now() - sentAt });
+				observe({ code: 'BODY_TOO_LARGE', ms: Date.now() - sentAt });
 				throw tooLargeError(this, facts, MAX_BODY_BYTES);
 			}
 			// n8n's client fails before it hands over the answer (a bare zlib error, no headers).
 			if (isDecompressionFailure(error)) {
-				req.observe?.({ code: 'BAD_ENCODING', ms: Date.now() - sentAt });
+				observe({ code: 'BAD_ENCODING', ms: Date.now() - sentAt });
 				throw encodingError(this, facts, redact((error as Error).message ?? '', credentials, req.secrets));
 			}
 			// A timeout only when the deadline cut the request: an answer that failed otherwise says so.
@@ -287,12 +233,13 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			}
 			if (attempt < settings.maxRetries && failure.code !== 'ERR_CANCELED' && shouldRetry(failure, idempotent)) {
 				const wait = backoffMs(attempt);
-				req.observe?.({ code: failure.code, ms: Date.now() - sentAt, retryInMs: wait });
+				observe({ code: failure.code, ms: Date.now() - sentAt, retryInMs: wait });
 				attempt++;
 				await sleep(wait);
+				await gate.again();
 				continue;
 			}
-			req.observe?.({ code: failure.code, ms: Date.now() - sentAt });
+			observe({ code: failure.code, ms: Date.now() - sentAt });
 			throw failureError(this, failure, facts, settings.timeout, credentials, attempt + 1);
 		}
 		const status = response.statusCode;
@@ -306,7 +253,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 				refusal = `An HTTP ${status} would turn this ${req.method} into a GET, so it was not repeated.`;
 			} else if (redirects >= MAX_REDIRECTS) refusal = `More than ${MAX_REDIRECTS} redirects in a row.`;
 			if (refusal !== undefined) {
-				req.observe?.({ status, ms: Date.now() - sentAt });
+				observe({ status, ms: Date.now() - sentAt });
 				throw redirectError(this, status, targetOrigin ?? (target ? target.href : undefined), service.origin, facts, refusal);
 			}
 			// Same origin: follow it (its query replaces ours; the body goes along on 307/308).
@@ -317,7 +264,7 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 		}
 		if (status >= 200 && status < 300) {
 			const date = response.headers?.date;
-			req.observe?.({ status, ms: Date.now() - sentAt, ...(typeof date === 'string' ? { date } : {}) });
+			observe({ status, ms: Date.now() - sentAt, ...(typeof date === 'string' ? { date } : {}) });
 			return successData(this, status, response.body, { ...facts, open: req.open, raw: req.raw }, credentials);
 		}
 		const retryAfter = response.headers?.['retry-after'];
@@ -327,13 +274,15 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 			retryAfter: retryAfter === undefined || retryAfter === null ? undefined : String(retryAfter),
 		};
 		if (attempt < settings.maxRetries && shouldRetry(failure, idempotent)) {
-			const wait = retryAfterMs(failure.retryAfter) ?? backoffMs(attempt);
-			req.observe?.({ status, ms: Date.now() - sentAt, retryInMs: wait });
+			const asked = retryAfterMs(failure.retryAfter);
+			const wait = asked ?? backoffMs(attempt);
+			observe({ status, ms: Date.now() - sentAt, retryInMs: wait, retryAfter: asked !== undefined });
 			attempt++;
 			await sleep(wait);
+			await gate.again();
 			continue;
 		}
-		req.observe?.({ status, ms: Date.now() - sentAt });
+		observe({ status, ms: Date.now() - sentAt });
 		throw failureError(this, failure, facts, settings.timeout, credentials, attempt + 1);
 	}
 }

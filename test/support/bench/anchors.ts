@@ -11,6 +11,8 @@
  * Both output one item per record and stop where the list's `count` says it ends. With
  * Concurrency N above 1 (the network scenario), the first page tells the count and the other
  * pages are read N at a time (a pool of N; `keepAlive`: over N kept-alive connections).
+ * Per item (`perItem` read or write, issue 45): one request per input item instead of the list,
+ * `GET /orders/<id>` or `POST /customers`, N at a time; one output item per input item, in order.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -38,6 +40,7 @@ function description(name: string): INodeTypeDescription {
 			{ displayName: 'Page Size', name: 'pageSize', type: 'number', default: 1000 },
 			{ displayName: 'Pages', name: 'pages', type: 'number', default: MAX_PAGES },
 			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+			{ displayName: 'Per Item', name: 'perItem', type: 'string', default: '' },
 		],
 	} as INodeTypeDescription;
 }
@@ -50,6 +53,30 @@ async function settings(ctx: IExecuteFunctions) {
 }
 
 type ListPage = { movements: IDataObject[]; count: number };
+
+/** One request per input item, `concurrency` at a time (a pool), outputs in input order. */
+async function perItem(ctx: IExecuteFunctions, concurrency: number, send: (json: IDataObject) => Promise<IDataObject>): Promise<INodeExecutionData[]> {
+	const input = ctx.getInputData();
+	const out: IDataObject[] = new Array<IDataObject>(input.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < input.length) {
+			const i = next++;
+			out[i] = await send(input[i].json);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+	return out.map((json, i) => ({ json, pairedItem: { item: i } }));
+}
+
+/** The per-item request of an input item: the path, method and body (read: an order; write: a customer). */
+function perItemRequest(op: string, json: IDataObject): { method: 'GET' | 'POST'; path: string; body?: IDataObject } {
+	if (op === 'read') return { method: 'GET', path: `/orders/${encodeURIComponent(String(json.id))}` };
+	return { method: 'POST', path: '/customers', body: { name: json.name, email: json.email } };
+}
+
+/** What the platform answered for the item: the order, or the created customer. */
+const perItemOutput = (op: string, data: IDataObject): IDataObject => (op === 'read' ? data : (data.customer as IDataObject));
 
 /**
  * Every page up to `pages` in order: one after another while `concurrency` is 1 (stops on an
@@ -97,21 +124,33 @@ class KeepAliveAnchor implements INodeType {
 			'x-api-secret': String(credentials.apiSecret),
 			'business-id': String(credentials.businessId),
 		};
-		const fetchPage = (page: number) =>
+		const send = (method: string, path: string, text: string) =>
 			new Promise<string>((resolve, reject) => {
 				const req = client.request(
-					{ host: url.hostname, port: url.port, agent, method: 'POST', path: `${LIST_PATH}?page=${page}&limit=${pageSize}`, headers },
+					{ host: url.hostname, port: url.port, agent, method, path, headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) } },
 					(res) => {
 						const chunks: Buffer[] = [];
 						res.on('data', (chunk: Buffer) => chunks.push(chunk));
-						res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`))));
+						res.on('end', () =>
+							res.statusCode === 200 || res.statusCode === 201 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`HTTP ${res.statusCode}`)),
+						);
 						res.on('error', reject);
 					},
 				);
 				req.on('error', reject);
-				req.end(body);
-			}).then((text) => (JSON.parse(text) as { data: ListPage }).data);
+				req.end(text);
+			});
+		const fetchPage = async (page: number) => (JSON.parse(await send('POST', `${LIST_PATH}?page=${page}&limit=${pageSize}`, body)) as { data: ListPage }).data;
+		const op = this.getNodeParameter('perItem', 0, '') as string;
 		try {
+			if (op) {
+				return [
+					await perItem(this, concurrency, async (json) => {
+						const { method, path, body: item } = perItemRequest(op, json);
+						return perItemOutput(op, (JSON.parse(await send(method, path, item ? JSON.stringify(item) : '')) as { data: IDataObject }).data);
+					}),
+				];
+			}
 			return [await readPages(pages, pageSize, concurrency, fetchPage)];
 		} finally {
 			agent.destroy();
@@ -135,6 +174,22 @@ class HelperLoopAnchor implements INodeType {
 					json: true,
 				})) as { data: ListPage }
 			).data;
+		const op = this.getNodeParameter('perItem', 0, '') as string;
+		if (op) {
+			return [
+				await perItem(this, concurrency, async (json) => {
+					const { method, path, body } = perItemRequest(op, json);
+					const answer = (await this.helpers.httpRequestWithAuthentication.call(this, 'salesPaymentsApi', {
+						method,
+						url: `${base}${path}`,
+						headers: { 'business-id': String(credentials.businessId) },
+						...(body ? { body } : {}),
+						json: true,
+					})) as { data: IDataObject };
+					return perItemOutput(op, answer.data);
+				}),
+			];
+		}
 		return [await readPages(pages, pageSize, concurrency, fetchPage)];
 	}
 }

@@ -43,6 +43,21 @@ export interface ListSpec {
 	body: string;
 	/** A V8 CPU profile of the measured work (not the warm-up) is written to this file (.cpuprofile). */
 	profile?: string;
+	/**
+	 * Per item (issue 45): instead of the list, one request per input item, `items` of them: Order ›
+	 * Get (`read`) or Customer › Create (`write`); `expected` is the number of items.
+	 */
+	perItem?: { op: PerItemOp; items: number };
+}
+
+export type PerItemOp = 'read' | 'write';
+
+/** The input items of the per-item cases: order ids to read, or leads to create. */
+export function perItemInput(op: PerItemOp, items: number): Array<{ json: Record<string, string> }> {
+	return Array.from({ length: items }, (_, n) => {
+		const json: Record<string, string> = op === 'read' ? { id: `ord_${String(n).padStart(5, '0')}` } : { name: `Lead ${n}`, email: `lead${n}@mail.example` };
+		return { json };
+	});
 }
 
 export type CaseSpec = ListSpec | { kind: 'trigger'; target: Target; deliveries: number; packageDir?: string } | { kind: 'load' };
@@ -132,11 +147,29 @@ async function floorList(spec: ListSpec, limitPages = 10_000): Promise<unknown[]
 async function anchorList(spec: ListSpec, anchor: Anchor, pages = spec.pages) {
 	const { executeNode } = await import('./n8n-run');
 	const { ANCHOR_TYPES } = await import('./anchors');
-	const parameters = { pageSize: spec.pageSize, ...(pages ? { pages } : {}), ...(spec.concurrency ? { concurrency: spec.concurrency } : {}) };
-	return await executeNode(parameters, { ...spec.target }, undefined, ANCHOR_TYPES[anchor]);
+	const parameters = {
+		pageSize: spec.pageSize,
+		...(pages ? { pages } : {}),
+		...(spec.concurrency ? { concurrency: spec.concurrency } : {}),
+		...(spec.perItem ? { perItem: spec.perItem.op } : {}),
+	};
+	const input = spec.perItem ? perItemInput(spec.perItem.op, spec.perItem.items) : undefined;
+	return await executeNode(parameters, { ...spec.target }, undefined, ANCHOR_TYPES[anchor], undefined, input);
+}
+
+/** Order › Get or Customer › Create for every input item, with the node's defaults (or Max Concurrent Requests). */
+async function nodePerItem(spec: ListSpec, perItem: NonNullable<ListSpec['perItem']>) {
+	const parameters =
+		perItem.op === 'read'
+			? { resource: 'order', operation: 'get', orderId: '={{ $json.id }}', simplify: false }
+			: { resource: 'customer', operation: 'create', name: '={{ $json.name }}', email: '={{ $json.email }}' };
+	const options = spec.concurrency !== undefined ? { requestOptions: { maxConcurrency: spec.concurrency } } : {};
+	const { executeNode } = await import('./n8n-run');
+	return await executeNode({ ...parameters, ...options }, { ...spec.target }, spec.packageDir, undefined, undefined, perItemInput(perItem.op, perItem.items));
 }
 
 async function nodeList(spec: ListSpec, defaultPageSize: number, limit?: number) {
+	if (spec.perItem) return await nodePerItem(spec, limit === undefined ? spec.perItem : { ...spec.perItem, items: 1 });
 	const pagination: Record<string, number> = {};
 	if (spec.pageSize !== defaultPageSize) pagination.pageSize = spec.pageSize;
 	if (spec.concurrency !== undefined) pagination.maxConcurrency = spec.concurrency;
@@ -188,7 +221,7 @@ async function runListCase(spec: ListSpec): Promise<ListResult> {
 	// Warm-up (module loading, JIT) outside the measurement: one request.
 	if (spec.client === 'node') await nodeList(spec, defaultPageSize, 10);
 	else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
-	else await anchorList({ ...spec, pageSize: 10 }, spec.client, 1);
+	else await anchorList({ ...spec, pageSize: 10, ...(spec.perItem ? { perItem: { ...spec.perItem, items: 1 } } : {}) }, spec.client, 1);
 	let error: string | undefined;
 	const profiler = spec.profile ? await startProfile() : undefined;
 	const { value, memory, wallMs, cpuMs } = await measureMemory(async () => {

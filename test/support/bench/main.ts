@@ -44,7 +44,9 @@
  * --only export (the export rows only, with --against that build's beside them: they replace those of bench/results.json, whose other rows
  * stay as the last full run measured them), --only peer, --only network, --only burst (the same
  * for the peer, the network or the burst rows; --rtt 200 or --rtt 20,200 picks round trips; the
- * burst with --against measures that ref's build too).
+ * burst with --against measures that ref's build too); with --only network, --part lists,platforms,items
+ * picks its parts: the lists at each RTT, the difficult platforms (platforms.ts: rate limit, overload,
+ * faults, or one of them: rate, overload, faults) and the per-item cases (perItem.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -257,6 +259,7 @@ async function main(): Promise<void> {
 				log,
 				...(against ? { against } : {}),
 				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
+				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'rate' | 'overload' | 'faults'> } : {}),
 			});
 		if (option('--only') === 'network') {
 			const results = await network();

@@ -25,6 +25,8 @@ export async function executeNode(
 	type: string = ACTION_TYPE,
 	/** The workflow's time zone (default: n8n's default). */
 	timezone?: string,
+	/** The node's input items (default: one empty item). */
+	input: INodeExecutionData[] = [{ json: {} }],
 ): Promise<INodeExecutionData[]> {
 	const loaded = packageDir ? await loadPackageFrom(packageDir) : await loadPackage();
 	const { credentialTypes } = loaded;
@@ -61,7 +63,7 @@ export async function executeNode(
 		executionData: {
 			contextData: {},
 			metadata: {},
-			nodeExecutionStack: [{ node, data: { main: [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node, data: { main: [input] }, source: null }],
 			waitingExecution: {},
 			waitingExecutionSource: {},
 		},

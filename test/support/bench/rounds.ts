@@ -17,7 +17,7 @@ import type { Simulator } from '../simulator/server';
 import { LIST_PATH, MOVEMENTS } from './settings';
 
 /** A child that takes longer than this is killed (and the bench fails). */
-const CHILD_TIMEOUT_MS = 120_000;
+const CHILD_TIMEOUT_MS = 300_000;
 
 export const ANCHOR_LABELS: Record<'floor' | Anchor, string> = {
 	floor: 'node:http keep-alive loop',
@@ -64,7 +64,8 @@ export interface Measured extends RunFigures {
  * (the rate-limit group needs its token bucket). `statuses` are those of the list requests since `clear`.
  */
 export interface Platform {
-	clear(): void;
+	/** Before each run (with the case about to run) and after the group. */
+	clear(forCase?: CaseDef): void;
 	statuses(): number[];
 	/** Before each run (the simulator's bucket starts full). */
 	beforeRun?(): void;
@@ -97,7 +98,7 @@ export async function runGroup(
 	for (let r = 0; r < repeats; r++) {
 		for (let k = 0; k < cases.length; k++) {
 			const c = cases[(k + r) % cases.length];
-			platform.clear();
+			platform.clear(c);
 			platform.beforeRun?.();
 			// --profile: each case's CPU profile of its measured work (the last round's is kept).
 			const spec = meta.profileDir ? { ...c.spec, profile: path.join(meta.profileDir, `${c.id.replace(/\//g, '-')}.cpuprofile`) } : c.spec;

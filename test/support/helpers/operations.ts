@@ -302,6 +302,18 @@ function childrenOf(prop: INodeProperties): INodeProperties[] {
 	return (prop.options ?? []).filter((o): o is INodeProperties => 'type' in o);
 }
 
+/** Whether a collection's option is shown for this operation (its `/resource` and `/operation` conditions). */
+function childShownFor(child: INodeProperties, op: OperationInfo): boolean {
+	const rootOf = (key: string) => (key === '/operation' ? op.operation : key === '/resource' ? op.resource : undefined);
+	for (const [key, values] of Object.entries(child.displayOptions?.hide ?? {})) {
+		if (rootOf(key) !== undefined && (values as unknown[]).includes(rootOf(key))) return false;
+	}
+	for (const [key, values] of Object.entries(child.displayOptions?.show ?? {})) {
+		if (rootOf(key) !== undefined && !(values as unknown[]).includes(rootOf(key))) return false;
+	}
+	return true;
+}
+
 function groupsOf(prop: INodeProperties): INodePropertyCollection[] {
 	return (prop.options ?? []).filter((o): o is INodePropertyCollection => 'values' in o);
 }
@@ -325,7 +337,7 @@ export function badInputRows(op: OperationInfo): BadInputRow[] {
 	for (const prop of op.properties) {
 		if (prop.type === 'notice' || !isShown(prop, params, op.properties)) continue;
 		if (prop.type === 'collection') {
-			for (const child of childrenOf(prop)) add(child.displayName, [prop.name, child.name], child, false);
+			for (const child of childrenOf(prop)) if (childShownFor(child, op)) add(child.displayName, [prop.name, child.name], child, false);
 			continue;
 		}
 		if (prop.type === 'fixedCollection') {

@@ -19,6 +19,8 @@ export interface FaultRule {
 	latencyMs?: number;
 	/** For `latency`: milliseconds more for each other API request in flight when this one arrives (a platform that slows under load). */
 	perInFlightMs?: number;
+	/** With `perInFlightMs`: only the requests in flight beyond this many, this one included, slow it (an overloaded platform that takes this many at full speed). */
+	aboveInFlight?: number;
 	/** Only requests whose method/path match count (path: substring or RegExp source). */
 	method?: string;
 	path?: string;

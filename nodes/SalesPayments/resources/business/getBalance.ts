@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -8,6 +9,7 @@ export const getBalance: OperationDef = {
 	action: 'Get the balance of the business',
 	amounts: true,
 	description: 'Read the account, receivable, blocked and total funds (in cents) of the credential\'s business',
+	recordKey: NO_RECORD,
 	properties: [],
 	async execute(i) {
 		return await apiRequest.call(this, { ...ENDPOINTS.business.balance, itemIndex: i });

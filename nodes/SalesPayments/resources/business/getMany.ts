@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -7,6 +8,7 @@ export const getMany: OperationDef = {
 	name: 'Get Many',
 	action: 'Get many businesses of the owner',
 	description: 'List the businesses owned by the owner of the API key',
+	recordKey: NO_RECORD,
 	properties: [...listProperties],
 	async execute(i) {
 		return await listAll.call(this, i, ENDPOINTS.business.listByOwner);

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
 import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
@@ -16,6 +17,7 @@ export const getMany: OperationDef = {
 	action: 'Get many commissions',
 	amounts: true,
 	description: 'List the commissions of the business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const qs = readFilters.call(this, i, filterFields);

@@ -13,6 +13,7 @@ export const create: OperationDef = {
 	name: 'Create',
 	action: 'Create a customer',
 	description: 'Add a customer to the business',
+	recordKey: 'email',
 	properties: [
 		...customerRequiredProperties,
 		fieldsCollection('additional', customerOptions(false)),

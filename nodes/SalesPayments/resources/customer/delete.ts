@@ -9,6 +9,7 @@ export const deleteCustomer: OperationDef = {
 	name: 'Delete',
 	action: 'Delete a customer',
 	description: 'Remove a customer permanently',
+	recordKey: 'customerId',
 	properties: [customerLocator('The customer to remove')],
 	async execute(i) {
 		// KEYS only (spec 4.7); the platform answers `{ deleted: boolean }`.

@@ -10,6 +10,7 @@ export const get: OperationDef = {
 	name: 'Get',
 	action: 'Get a customer',
 	description: 'Read one customer by its ID',
+	recordKey: 'customerId',
 	properties: [customerLocator('The customer to read')],
 	async execute(i) {
 		// KEYS only (spec 4.7): the customer ID alone identifies the record.

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
 import {
@@ -25,6 +26,7 @@ export const getMany: OperationDef = {
 	name: 'Get Many',
 	action: 'Get many customers',
 	description: 'List the customers of the business, optionally filtered by email, document or dates',
+	recordKey: NO_RECORD,
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const filters = readFilters.call(this, i, filterFields);

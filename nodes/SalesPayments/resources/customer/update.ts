@@ -13,6 +13,7 @@ export const update: OperationDef = {
 	name: 'Update',
 	action: 'Update a customer',
 	description: 'Change the fields of a customer; fields left out stay as they are',
+	recordKey: 'customerId',
 	properties: [customerLocator('The customer to update'), fieldsCollection('update', customerOptions(true))],
 	async execute(i) {
 		// Headers not shown in the spec: business-id is sent because customers belong to a

@@ -2,6 +2,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { fieldError } from '../../transport/errors';
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../lists/lists';
 import { field } from '../../fields/fields';
@@ -37,6 +38,7 @@ export const getMany: OperationDef = {
 	action: 'Get many movements',
 	amounts: true,
 	description: 'Filter the financial movements (credits and debits) of the business, or sum them up',
+	recordKey: NO_RECORD,
 	properties: [...listPropertiesWith([summaryOutput]), filterCollection(filterFields)],
 	async execute(i) {
 		const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'items'), [...LIST_OUTPUTS, 'summary'], i, 'Output');

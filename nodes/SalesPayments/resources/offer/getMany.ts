@@ -1,6 +1,7 @@
 import { productLocator } from '../../fields/locators';
 import { listAll, listProperties } from '../../lists/lists';
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { requireId } from '../../fields/validation';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -10,6 +11,7 @@ export const getMany: OperationDef = {
 	action: 'Get many offers of a product',
 	amounts: true,
 	description: 'List the offers (prices and conditions) of one product',
+	recordKey: NO_RECORD,
 	properties: [productLocator('The product whose offers to list'), ...listProperties],
 	async execute(i) {
 		const productId = requireId.call(this, 'productId', i, 'Product');

@@ -4,6 +4,7 @@ import { readContactGroups } from '../../fields/contact';
 import { businessIdOf } from '../../transport/credentials';
 import { fieldError } from '../../transport/errors';
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { fixedList, fixedValues, mergeBody } from '../../transport/records';
 import {
@@ -118,6 +119,7 @@ export const createCharge: OperationDef = {
 	action: 'Charge a buyer (creates a real order and collects payment)',
 	description:
 		'Charge the buyer: creates an order and collects payment. Not a simulation. Never retried automatically.',
+	recordKey: NO_RECORD,
 	properties: createChargeProperties,
 	async execute(i) {
 		const buyerName = requireString.call(this, 'buyerName', i, 'Buyer Name');

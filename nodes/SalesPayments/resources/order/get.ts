@@ -15,6 +15,7 @@ export const get: OperationDef = {
 	action: 'Get an order',
 	amounts: true,
 	description: 'Read one order of the business: buyer, items, payments and status',
+	recordKey: 'orderId',
 	properties: [
 		{
 			displayName: 'Order ID',

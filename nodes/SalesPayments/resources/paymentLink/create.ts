@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { fieldsCollection, recordOf } from '../../transport/records';
 import { checkCents, requireString } from '../../fields/validation';
@@ -13,6 +14,7 @@ export const create: OperationDef = {
 	name: 'Create',
 	action: 'Create a payment link',
 	description: 'Create a payment link of the business, with its checkout, payment and redirect settings',
+	recordKey: NO_RECORD,
 	properties: [
 		...paymentLinkRequiredProperties,
 		fieldsCollection('additional', createOptions),

@@ -10,6 +10,7 @@ export const deletePaymentLink: OperationDef = {
 	name: 'Delete',
 	action: 'Delete a payment link',
 	description: 'Delete a payment link permanently',
+	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to delete')],
 	async execute(i) {
 		// Headers not shown in the spec: business-id is sent, as on the other payment link calls.

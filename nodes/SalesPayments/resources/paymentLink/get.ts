@@ -11,6 +11,7 @@ export const get: OperationDef = {
 	action: 'Get a payment link',
 	amounts: true,
 	description: 'Read the details of one payment link',
+	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to read')],
 	async execute(i) {
 		// Headers not shown in the spec: business-id is sent, as on every other payment link call.

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -8,6 +9,7 @@ export const getMany: OperationDef = {
 	action: 'Get many payment links',
 	amounts: true,
 	description: 'List the payment links of the business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties],
 	async execute(i) {
 		return await listAll.call(this, i, {

@@ -8,6 +8,7 @@ export const publish: OperationDef = {
 	name: 'Publish',
 	action: 'Publish a payment link',
 	description: 'Make a payment link active, so buyers can pay through it',
+	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to publish')],
 	async execute(i) {
 		// Request and headers not shown in the spec: no body, business-id sent as on the other link calls.

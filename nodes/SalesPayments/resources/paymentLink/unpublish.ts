@@ -8,6 +8,7 @@ export const unpublish: OperationDef = {
 	name: 'Unpublish',
 	action: 'Unpublish a payment link',
 	description: 'Make a payment link inactive, so buyers can no longer pay through it',
+	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to unpublish')],
 	async execute(i) {
 		// Request and headers not shown in the spec: no body, business-id sent as on the other link calls.

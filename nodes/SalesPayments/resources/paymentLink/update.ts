@@ -15,6 +15,7 @@ export const update: OperationDef = {
 	name: 'Update',
 	action: 'Update a payment link',
 	description: 'Change the fields of a payment link. The platform refuses once the link has a sale.',
+	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to update'), fieldsCollection('update', updateOptions)],
 	async execute(i) {
 		const { id, data } = await requestOnRecord.call(this, i, {

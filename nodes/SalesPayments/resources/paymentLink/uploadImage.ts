@@ -102,6 +102,7 @@ export const uploadImage: OperationDef = {
 	action: 'Upload an image to a payment link',
 	description:
 		'Set the picture of a payment link from a PNG or JPEG file of the input. The platform refuses once the link has a sale.',
+	recordKey: 'paymentLinkId',
 	properties: [
 		paymentLinkLocator('The payment link whose image to set'),
 		{

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { fieldsCollection, recordOf } from '../../transport/records';
 import { requireString } from '../../fields/validation';
@@ -13,6 +14,7 @@ export const create: OperationDef = {
 	name: 'Create',
 	action: 'Create a pixel',
 	description: 'Create a Google or Meta tracking pixel linked to the business',
+	recordKey: NO_RECORD,
 	properties: [
 		{ ...platformProperty, required: true },
 		{ ...nameProperty, required: true },

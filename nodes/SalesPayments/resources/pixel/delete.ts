@@ -10,6 +10,7 @@ export const deletePixel: OperationDef = {
 	name: 'Delete',
 	action: 'Delete a pixel',
 	description: 'Delete a tracking pixel permanently',
+	recordKey: 'pixelId',
 	properties: [pixelLocator('The pixel to delete')],
 	async execute(i) {
 		const { id, data } = await requestOnRecord.call(this, i, {

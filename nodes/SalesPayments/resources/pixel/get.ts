@@ -10,6 +10,7 @@ export const get: OperationDef = {
 	name: 'Get',
 	action: 'Get a pixel',
 	description: 'Read the details of one tracking pixel',
+	recordKey: 'pixelId',
 	properties: [pixelLocator('The pixel to read')],
 	async execute(i) {
 		const { data } = await requestOnRecord.call(this, i, { ...ENDPOINTS.pixel.details, id: PIXEL_ID, explain: explainPixelNotFound });

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { ENDPOINTS } from '../../transport/endpoints';
 
@@ -7,6 +8,7 @@ export const getMany: OperationDef = {
 	name: 'Get Many',
 	action: 'Get many pixels',
 	description: 'List the tracking pixels of the business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties],
 	async execute(i) {
 		// Query and answer not shown: paged like the other lists; records read from `docs`,

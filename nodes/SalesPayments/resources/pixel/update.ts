@@ -13,6 +13,7 @@ export const update: OperationDef = {
 	name: 'Update',
 	action: 'Update a pixel',
 	description: 'Change the name, platform or platform pixel ID of a pixel',
+	recordKey: 'pixelId',
 	properties: [
 		pixelLocator('The pixel to update'),
 		fieldsCollection('update', [extraOption, nameProperty, platformProperty, trackingIdProperty]),

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
 import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
@@ -31,6 +32,7 @@ export const getMany: OperationDef = {
 	action: 'Get many products',
 	amounts: true,
 	description: 'Filter the products of the business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const f = readFilters.call(this, i, filterFields);

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { pick, simplifyField } from '../../fields/simplify';
 import { field } from '../../fields/fields';
@@ -51,6 +52,7 @@ export const getMany: OperationDef = {
 	action: 'Get many refund requests',
 	amounts: true,
 	description: 'List the refund requests (order revert requests) of the business',
+	recordKey: NO_RECORD,
 	properties: [
 		...listProperties,
 		simplifyField,

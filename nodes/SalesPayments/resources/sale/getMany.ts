@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
 import { checkRanges, filterCollection, readFilters } from '../../lists/filters';
@@ -21,6 +22,7 @@ export const getMany: OperationDef = {
 	action: 'Get many sales',
 	amounts: true,
 	description: 'Filter the sales of the business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const { extraFields, ...documented } = readFilters.call(this, i, filterFields);

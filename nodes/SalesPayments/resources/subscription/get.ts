@@ -14,6 +14,7 @@ export const get: OperationDef = {
 	action: 'Get a subscription',
 	amounts: true,
 	description: 'Read one subscription with its recurrences',
+	recordKey: 'subscriptionId',
 	properties: [subscriptionLocator('The subscription to read'), simplifyField],
 	async execute(i) {
 		// KEYS only (spec 4.4).

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { simplifyField } from '../../fields/simplify';
 import { field } from '../../fields/fields';
 import { sortDirectionField, sortedFilterList } from '../../lists/filters';
@@ -56,6 +57,7 @@ export const getMany: OperationDef = {
 	action: 'Get many subscriptions',
 	amounts: true,
 	description: 'Filter the subscriptions of the business',
+	recordKey: NO_RECORD,
 	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
 	async execute(i) {
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;

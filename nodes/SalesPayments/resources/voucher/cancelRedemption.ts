@@ -10,6 +10,7 @@ export const cancelRedemption: OperationDef = {
 	action: 'Cancel a voucher redemption (within 15 minutes of it)',
 	description:
 		'Undo a redemption made by mistake, making the voucher usable again. The platform allows it only within 15 minutes after the redemption.',
+	recordKey: 'voucherId',
 	properties: [
 		noticeField(
 			'cancelRedemption',

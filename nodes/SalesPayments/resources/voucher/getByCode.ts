@@ -12,6 +12,7 @@ export const getByCode: OperationDef = {
 	action: 'Get a voucher by its code',
 	amounts: true,
 	description: 'Look up a voucher by its unique code, to validate or display it. Changes nothing.',
+	recordKey: 'code',
 	properties: [
 		{
 			displayName: 'Voucher Code',

@@ -10,6 +10,7 @@ export const redeem: OperationDef = {
 	action: 'Redeem a voucher (uses it up for real)',
 	description:
 		'Redeem the voucher for real: once redeemed it cannot be used again. Not a lookup; use Get by Code to only check a voucher. A mistaken redemption can be cancelled only within 15 minutes.',
+	recordKey: 'voucherId',
 	properties: [
 		noticeField(
 			'redeem',

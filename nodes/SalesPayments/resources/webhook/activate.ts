@@ -8,6 +8,7 @@ export const activate: OperationDef = {
 	name: 'Activate',
 	action: 'Activate a webhook',
 	description: 'Enable the delivery of notifications to the webhook\'s dispatchers',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.activate, idempotent: true });

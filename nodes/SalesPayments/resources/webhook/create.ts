@@ -3,6 +3,7 @@ import { fieldsCollection } from '../../transport/records';
 
 import { businessIdOf } from '../../transport/credentials';
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { requireString } from '../../fields/validation';
 import { checkEvents, notifyOnFailFields, readNotifyOnFail } from '../../fields/webhooks';
@@ -15,6 +16,7 @@ export const create: OperationDef = {
 	name: 'Create',
 	action: 'Create a webhook',
 	description: 'Register a webhook that notifies HTTP endpoints of order and subscription events',
+	recordKey: NO_RECORD,
 	properties: [
 		{
 			displayName: 'Name',

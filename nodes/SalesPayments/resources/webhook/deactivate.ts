@@ -8,6 +8,7 @@ export const deactivate: OperationDef = {
 	name: 'Deactivate',
 	action: 'Deactivate a webhook',
 	description: 'Stop the delivery of notifications to the webhook\'s dispatchers immediately',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.deactivate, idempotent: true });

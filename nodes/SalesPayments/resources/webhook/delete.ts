@@ -8,6 +8,7 @@ export const deleteWebhook: OperationDef = {
 	name: 'Delete',
 	action: 'Delete a webhook',
 	description: 'Remove a webhook permanently; all future deliveries stop',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		// A repeated delete would fail with "not found" after a first one that succeeded unseen.

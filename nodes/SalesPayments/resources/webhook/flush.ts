@@ -8,6 +8,7 @@ export const flush: OperationDef = {
 	name: 'Flush Queue',
 	action: 'Flush the queue of a webhook',
 	description: 'Discard every pending (failed) notification of a webhook',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.flush, idempotent: true });

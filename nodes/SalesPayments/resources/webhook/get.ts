@@ -8,6 +8,7 @@ export const get: OperationDef = {
 	name: 'Get',
 	action: 'Get a webhook',
 	description: 'Retrieve the configuration and current status of a webhook',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.details, idempotent: true });

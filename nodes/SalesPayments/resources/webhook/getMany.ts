@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { businessIdOf } from '../../transport/credentials';
 import { field, fieldOf } from '../../fields/fields';
@@ -22,6 +23,7 @@ export const getMany: OperationDef = {
 	name: 'Get Many',
 	action: 'Get many webhooks',
 	description: 'List the webhooks of a business',
+	recordKey: NO_RECORD,
 	properties: [...listProperties, filterCollection(filterFields)],
 	async execute(i) {
 		const raw = this.getNodeParameter('filters', i, {}) as IDataObject;

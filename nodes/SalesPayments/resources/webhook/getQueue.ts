@@ -8,6 +8,7 @@ export const getQueue: OperationDef = {
 	name: 'Get Queue',
 	action: 'Get the queue of a webhook',
 	description: 'Retrieve the queue of failed notifications of a webhook, with the count of pending messages',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		return await requestOnWebhook.call(this, i, { ...ENDPOINTS.webhook.queue, idempotent: true });

@@ -8,6 +8,7 @@ export const resume: OperationDef = {
 	name: 'Resume Queue',
 	action: 'Resume the queue of a webhook',
 	description: 'Retry the delivery of every pending (failed) notification of a webhook',
+	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {
 		// Each call starts new delivery attempts, so it is not repeated automatically.

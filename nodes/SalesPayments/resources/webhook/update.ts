@@ -13,6 +13,7 @@ export const update: OperationDef = {
 	name: 'Update',
 	action: 'Update a webhook',
 	description: 'Change the events, name, failure contact or HTTP dispatchers of a webhook',
+	recordKey: 'webhookId',
 	properties: [
 		webhookIdField,
 		fieldsCollection('update', [

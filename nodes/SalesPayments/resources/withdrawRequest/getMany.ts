@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import { NO_RECORD } from '../../fields/types';
 import { field } from '../../fields/fields';
 import { sortDirectionField, sortedFilterList } from '../../lists/filters';
 import { ENDPOINTS } from '../../transport/endpoints';
@@ -22,6 +23,7 @@ export const getMany: OperationDef = {
 	action: 'Get many withdraw requests',
 	amounts: true,
 	description: 'Filter the withdraw requests of the business',
+	recordKey: NO_RECORD,
 	properties: sortedFilterList.properties(filterFields, sortFields),
 	async execute(i) {
 		return await sortedFilterList.records.call(this, i, ENDPOINTS.withdrawRequest.filter, filterFields, sortFields);
