@@ -4,13 +4,14 @@
  * - shipped code imports only n8n-workflow, node:crypto and its own files;
  * - a resource's files import nothing from another resource; nothing outside resources/ imports
  *   a resource's files, except the registry (resources/index.ts) that the action node reads;
- * - the rooms of nodes/SalesPayments/ (docs/DEVELOPING.md draws them) import only down (ROOMS):
+ * - the folders of nodes/SalesPayments/ (docs/DEVELOPING.md draws them) import only down (MAY_IMPORT):
  *   transport/ imports none of the others; fields/ and the walk (paging/) at most transport/;
  *   files/ at most those; lists/ at most files/ and what is below; resources/ at most lists/ and
  *   below; listSearch/, trigger/ and polling/ the walk, fields/ and transport/, never lists/ or
  *   files/; credentials/ only transport/; every file there is one of the three nodes or lives in a
- *   room; no shipped file is over 350 lines;
+ *   folder; no shipped file is over 350 lines;
  * - every operation is a plain OperationDef object (no factory makes one);
+ * - state a module keeps between executions is a BoundedStore (or a WeakMap / WeakSet, freed with its keys);
  * - the two ways tests run n8n stay apart: the in-process harness (test/support/harness/, n8n-core)
  *   and the real n8n driver (test/support/n8n-install.ts, n8n-process.ts) import nothing of each
  *   other; in-process tests never drive a real n8n, end-to-end tests never the harness;
@@ -47,11 +48,11 @@ function resolved(file: string, spec: string): string {
 }
 
 /**
- * The rooms of nodes/SalesPayments/ and the rooms each may import besides its own, floor by floor:
+ * The folders of nodes/SalesPayments/ and the folders each may import besides its own, layer by layer:
  * transport/ at the bottom; fields/ and the walk (paging/) on it; the file outputs (files/) on
- * those; the list operations' kit (lists/) on files/; then the rooms of the nodes' work.
+ * those; the list operations' kit (lists/) on files/; then the folders of the nodes' work.
  */
-const ROOMS: Record<string, string[]> = {
+const MAY_IMPORT: Record<string, string[]> = {
 	transport: [],
 	fields: ['transport'],
 	paging: ['transport'],
@@ -63,16 +64,16 @@ const ROOMS: Record<string, string[]> = {
 	polling: ['transport', 'fields', 'paging'],
 };
 
-/** The imports (`from -> to`, repository paths without extension) that run against ROOMS. */
+/** The imports (`from -> to`, repository paths without extension) that run against MAY_IMPORT. */
 function importsRunningUp(graph: Array<{ from: string; to: string[] }>): string[] {
-	const room = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
+	const folder = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
 	const wrong: string[] = [];
 	for (const { from, to } of graph) {
-		const own = from.startsWith('credentials/') ? 'credentials' : room(from);
-		// The three node files stand above every room.
+		const own = from.startsWith('credentials/') ? 'credentials' : folder(from);
+		// The three node files stand above every folder.
 		if (own === undefined) continue;
-		const allowed = own === 'credentials' ? ['transport'] : [own, ...(ROOMS[own] ?? [])];
-		for (const target of to) if (!allowed.includes(room(target) ?? '')) wrong.push(`${from} -> ${target}`);
+		const allowed = own === 'credentials' ? ['transport'] : [own, ...(MAY_IMPORT[own] ?? [])];
+		for (const target of to) if (!allowed.includes(folder(target) ?? '')) wrong.push(`${from} -> ${target}`);
 	}
 	return wrong;
 }
@@ -134,19 +135,19 @@ describe('shipped code', () => {
 		expect(unused).toEqual([]);
 	});
 
-	const roomOf = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
+	const folderOf = (file: string) => /^nodes\/SalesPayments\/([^/]+)\//.exec(file)?.[1];
 	const NODE_FILE = /^nodes\/SalesPayments\/[^/]+\.node\.ts$/;
 
-	it('every file of nodes/ is one of the three nodes in nodes/SalesPayments/ or lives in one of its rooms', () => {
+	it('every file of nodes/ is one of the three nodes in nodes/SalesPayments/ or lives in one of its folders', () => {
 		const files = shipped.map(rel).filter((f) => f.startsWith('nodes/'));
 		expect(files.filter((f) => NODE_FILE.test(f)).sort()).toEqual(
 			['SalesPayments', 'SalesPaymentsPollingTrigger', 'SalesPaymentsTrigger'].map((n) => `nodes/SalesPayments/${n}.node.ts`),
 		);
-		const roomless = files.filter((f) => !NODE_FILE.test(f) && !Object.keys(ROOMS).includes(roomOf(f) ?? ''));
-		expect(roomless).toEqual([]);
+		const folderless = files.filter((f) => !NODE_FILE.test(f) && !Object.keys(MAY_IMPORT).includes(folderOf(f) ?? ''));
+		expect(folderless).toEqual([]);
 	});
 
-	it('imports only go down the rooms (docs/DEVELOPING.md draws them)', () => {
+	it('imports only go down the folders (docs/DEVELOPING.md draws them)', () => {
 		const graph = shipped.map((file) => ({
 			from: rel(file),
 			to: importsOf(file)
@@ -176,7 +177,7 @@ describe('shipped code', () => {
 		['the list kit imports a file writer and the walk', 'nodes/SalesPayments/lists/lists.ts', ['nodes/SalesPayments/files/export', 'nodes/SalesPayments/paging/walk']],
 		['a file writer imports the walk, the fields and the transport', 'nodes/SalesPayments/files/export.ts', ['nodes/SalesPayments/paging/walk', 'nodes/SalesPayments/fields/simplify', 'nodes/SalesPayments/transport/errors']],
 		['the poller imports the walk', 'nodes/SalesPayments/polling/dateWindows.ts', ['nodes/SalesPayments/paging/walk']],
-		['a node file imports every room', 'nodes/SalesPayments/SalesPaymentsPollingTrigger.node.ts', ['nodes/SalesPayments/lists/filters', 'nodes/SalesPayments/polling/poller']],
+		['a node file imports every folder', 'nodes/SalesPayments/SalesPaymentsPollingTrigger.node.ts', ['nodes/SalesPayments/lists/filters', 'nodes/SalesPayments/polling/poller']],
 	])('%s: allowed', (_what, from, to) => {
 		expect(importsRunningUp([{ from, to }])).toEqual([]);
 	});
@@ -187,7 +188,7 @@ describe('shipped code', () => {
 
 	it('no two shipped files outside resources/ share a name', () => {
 		const byName = new Map<string, string[]>();
-		for (const file of shipped.map(rel).filter((f) => roomOf(f) !== 'resources')) {
+		for (const file of shipped.map(rel).filter((f) => folderOf(f) !== 'resources')) {
 			const name = path.basename(file);
 			byName.set(name, [...(byName.get(name) ?? []), file]);
 		}
@@ -212,6 +213,22 @@ describe('shipped code', () => {
 	it('no shipped file has a name that reads as a test', () => {
 		const testLike = /(^|[._-])(test|tests|spec|specs|mock|mocks|fixture|fixtures)([._-]|\.ts$)|(Tests?|Specs?|Mocks?)\.ts$/;
 		expect(shipped.map(rel).filter((f) => testLike.test(path.basename(f)))).toEqual([]);
+	});
+
+	// State kept between executions has one shape with its bounds (transport/boundedStore.ts). A WeakMap
+	// or WeakSet (the per-run cache, the polls in progress) is freed with its keys; a module-level Map
+	// or Set that is added to would grow unseen.
+	it('module-level state is a BoundedStore (or a WeakMap / WeakSet), never a bare Map or Set', () => {
+		const bare: string[] = [];
+		for (const file of shipped.map(rel)) {
+			const text = readFileSync(path.join(ROOT, file), 'utf8');
+			for (const m of text.matchAll(/^(?:export )?(?:const|let) (\w+)(?::[^=]+)? = new (Map|Set)\b/gm)) {
+				// A Set of constants is a table, not state: it is never added to.
+				if (m[2] === 'Set' && !new RegExp(`\\b${m[1]}\\.(add|delete|clear)\\(`).test(text)) continue;
+				bare.push(`${file}: ${m[1]}`);
+			}
+		}
+		expect(bare).toEqual([]);
 	});
 
 	it('no shipped file is over 350 lines (split by role, docs/DEVELOPING.md)', () => {

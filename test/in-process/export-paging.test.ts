@@ -1,7 +1,7 @@
 /**
  * File exports follow Return All exactly (issue 24), through real executions by n8n-core: on a
  * platform that caps its page size (every list, `cap` and bare arrays) the file holds the
- * honest list; on a platform whose pages lie or have the wrong shape (the hostile modes of
+ * honest list; on a platform whose pages contradict themselves or have the wrong shape (the hostile modes of
  * test/support/simulator/paging.ts) each file output ends as the items output does: the same
  * records, or the same error, and then no file at all (with Continue On Fail: one error item,
  * without a file). Max Pages bounds a file; Max Records (a bound on items held in memory) does not.

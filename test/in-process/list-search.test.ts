@@ -1,7 +1,7 @@
 /**
  * "From list" dropdowns (resource locators) through n8n-core's LoadOptionsContext: a batch of
  * pages per call, the next batch on n8n's paginationToken, the platform's own email filter where
- * it has one, and a lying platform that can't make a dropdown request forever.
+ * it has one, and a platform contradicting its own pages that can't make a dropdown request forever.
  */
 import { listed, runListSearch } from '../support/helpers/reads';
 import { useSimulator } from '../support/helpers/sim';
@@ -85,7 +85,7 @@ describe('a dropdown with a filter', () => {
 	});
 });
 
-describe('a platform that lies about its pages', () => {
+describe('a platform whose pages contradict themselves', () => {
 	it('`hasNext` forever with the same records: the batch ends at the first page with nothing new, no token', async () => {
 		sim().paging.add({ mode: 'hasNextForeverSame', path: CUSTOMERS });
 		const result = await runListSearch(sim(), 'searchCustomers', 'zzz-no-such-text');

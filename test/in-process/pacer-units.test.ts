@@ -4,7 +4,7 @@
  * requests go through it. Whole walks and runs against the simulator, near and far, are in
  * pagination-concurrency.test.ts, pagination-network.test.ts and items-side-by-side.test.ts.
  */
-import type { AttemptEvent } from '../../nodes/SalesPayments/transport/transport';
+import type { AttemptEvent } from '../../nodes/SalesPayments/transport/retry';
 import { NETWORK_MAX_CONCURRENCY, Pacer, START_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
 import { Gate, Lane, NotSent } from '../../nodes/SalesPayments/transport/gate';
 

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
- * Return All against a platform whose pagination lies or whose answers have the wrong shape
+ * Return All against a platform whose pagination contradicts itself or whose answers have the wrong shape
  * (issue 12, parts 3 and 4), through real executions: for each hostile mode of the simulator
  * (test/support/simulator/paging.ts), the number of requests the platform received, that no
  * record is output twice, and the error (or clean end) n8n reports. Each mode runs one page

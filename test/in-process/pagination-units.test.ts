@@ -1,6 +1,6 @@
 /**
  * The record set of the items output on its own (issue 33): SeenRecords must stay exact whatever
- * the ids look like (types, growth to 200,000, ids alike). Whole walks (repeats, caps, lies) run through n8n-core in the pagination-*.test.ts files.
+ * the ids look like (types, growth to 200,000, ids alike). Whole walks (repeats, caps, contradictions) run through n8n-core in the pagination-*.test.ts files.
  */
 import { SeenRecords } from '../../nodes/SalesPayments/paging/walk';
 

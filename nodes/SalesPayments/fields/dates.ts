@@ -5,6 +5,8 @@
  * the server's: a Brazilian business's month starts at its own midnight.
  */
 
+import { BoundedStore } from '../transport/boundedStore';
+
 /** The parts of an ISO 8601 text as readIsoParts() finds them (one object reused: nothing allocated per text). */
 export interface IsoParts {
 	/** Days since 1970-01-01 of the calendar day (proleptic Gregorian). */
@@ -105,24 +107,24 @@ export function readIsoParts(text: string, strict: boolean, out: IsoParts): bool
 	return true;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per time zone asked for (a zone's formatter is costly to make, and dates are read per cell). */
+const formatters = new BoundedStore<string, Intl.DateTimeFormat>('date formatters by time zone', { maxEntries: 64, idleMs: 60 * 60_000, touchOnRead: true });
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
-	let f = formatters.get(timeZone);
-	if (!f) {
-		f = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		formatters.set(timeZone, f);
-	}
-	return f;
+	return formatters.getOrCreate(
+		timeZone,
+		() =>
+			new Intl.DateTimeFormat('en-US', {
+				timeZone,
+				hourCycle: 'h23',
+				year: 'numeric',
+				month: 'numeric',
+				day: 'numeric',
+				hour: 'numeric',
+				minute: 'numeric',
+				second: 'numeric',
+			}),
+	);
 }
 
 /** Whether `timeZone` is a zone this runtime knows. */

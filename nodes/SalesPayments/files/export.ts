@@ -3,7 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ByteSource } from './byteSource';
 import { CsvWriter } from './csv';
-import type { FileOutput, FileSettings } from './fileOptions';
+import type { FileOutput } from './fileNames';
+import type { FileSettings } from './fileOptions';
 import { readFileSettings } from './fileOptions';
 import { HashedRecordSet } from './hashedRecords';
 import type { ListRequest } from '../paging/pages';

@@ -1,9 +1,11 @@
-import type { FileOutput } from './fileOptions';
-
 /**
  * A file named for what it is (File Options › File Name): an Excel file named `.csv` opens wrong, so
  * another output's extension is replaced, a missing one added; the MIME type follows the name.
  */
+
+/** The outputs that write a file. */
+export const FILE_OUTPUTS = ['csvFile', 'jsonLinesFile', 'xlsxFile'] as const;
+export type FileOutput = (typeof FILE_OUTPUTS)[number];
 
 /** Each output's extensions and their MIME types, the first the one it is given. */
 const OWN: Record<FileOutput, Record<string, string>> = {

@@ -9,7 +9,8 @@ import { checkBoolean, checkOneOf } from '../fields/validation';
 import { fieldError } from '../transport/errors';
 import { isPlainObject } from '../transport/records';
 import type { ChosenColumn } from './table';
-import { nameFile } from './fileNames';
+import type { FileOutput } from './fileNames';
+import { FILE_OUTPUTS, nameFile } from './fileNames';
 import { XLSX_MAX_COLUMNS } from './xlsx';
 import { sheetNameProblem } from './xlsxParts';
 
@@ -19,8 +20,6 @@ import { sheetNameProblem } from './xlsxParts';
  * they mean the same (Delimiter, Header Row, Sheet Name, File Name).
  */
 
-export const FILE_OUTPUTS = ['csvFile', 'jsonLinesFile', 'xlsxFile'] as const;
-export type FileOutput = (typeof FILE_OUTPUTS)[number];
 
 /** The outputs written as a table (columns, header row): CSV and Excel. */
 const TABLE_OUTPUTS: FileOutput[] = ['csvFile', 'xlsxFile'];

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { exportList, FILE_AUTO_MAX_CONCURRENCY, XLSX_AUTO_MAX_CONCURRENCY } from '../files/export';
-import type { FileOutput } from '../files/fileOptions';
-import { FILE_OUTPUTS, fileOutputFields } from '../files/fileOptions';
+import type { FileOutput } from '../files/fileNames';
+import { FILE_OUTPUTS } from '../files/fileNames';
+import { fileOutputFields } from '../files/fileOptions';
 import type { ListRequest } from '../paging/pages';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/pages';
 import { DEFAULT_MAX_PAGES, DEFAULT_MAX_RECORDS, MAX_MAX_PAGES, MAX_MAX_RECORDS, paginate } from '../paging/walk';

@@ -11,7 +11,7 @@ import { readCount, readNumber as num } from './totals';
 /**
  * One page of a list, read as the walk (walk.ts) asks for it: the request (page size refused or
  * capped by the platform, learned for the rest of the run), the answer read in whichever shape the
- * spec allows, and what makes a page a lie (another page number, a next page behind it).
+ * spec allows, and what makes a page contradict itself (another page number, a next page behind it).
  */
 
 /** Records per request when the user does not choose: n8n's helper costs ~1 ms a request. */
@@ -154,7 +154,7 @@ function isPageSizeRefusal(error: unknown): boolean {
 	return error instanceof NodeApiError && String(error.httpCode) === '400' && /\blimit\b/i.test(String(error.message));
 }
 
-/** The platform's answer can't be a list, or its pages lie: a NodeApiError naming the request. */
+/** The platform's answer can't be a list, or its pages contradict themselves: a NodeApiError naming the request. */
 export function listError(ctx: ApiContext, req: ListRequest, message: string, description: string): NodeApiError {
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, { message, description, itemIndex: req.itemIndex });
 }
@@ -162,8 +162,8 @@ export function listError(ctx: ApiContext, req: ListRequest, message: string, de
 export const NOT_ADVANCING = 'The page number does not advance: the list was not read to its end, and nothing of it is output.';
 export const REPEATS = 'The platform repeats its pages: the list was not read to its end, and nothing of it is output.';
 
-/** What makes page `pageNo` a lie (another page number, a next page behind it), or undefined. */
-export function lieOf(page: Page, pageNo: number, op: string): [string, string] | undefined {
+/** What makes page `pageNo` contradict itself (another page number, a next page behind it), or undefined. */
+export function contradictionOf(page: Page, pageNo: number, op: string): [string, string] | undefined {
 	if (page.currentPage !== undefined && page.currentPage !== pageNo) {
 		return [`The platform answered page ${page.currentPage} when asked for page ${pageNo} of ${op}`, NOT_ADVANCING];
 	}

@@ -6,7 +6,7 @@ import { gateFor } from '../transport/transport';
 import { MAX_CONCURRENCY } from '../transport/pacer';
 import { isPlainObject } from '../transport/records';
 import type { ListRequest, Page } from './pages';
-import { cappedSize, DEFAULT_PAGE_SIZE, fetchFirst, fetchPage, learn, learned, lieOf, listError, MAX_PAGE_SIZE, REPEATS, saysMore } from './pages';
+import { cappedSize, DEFAULT_PAGE_SIZE, fetchFirst, fetchPage, learn, learned, contradictionOf, listError, MAX_PAGE_SIZE, REPEATS, saysMore } from './pages';
 
 /**
  * The walk: every list of the package (Get Many, the "From list" dropdowns, the polling
@@ -160,9 +160,9 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 			let next = from + 1;
 			for (let pageNo = from; ; pageNo++) {
 				read++;
-				const lie = lieOf(page, pageNo, op);
-				if (lie && req.quietEnd) return;
-				if (lie) throw listError(this, req, ...lie);
+				const contradiction = contradictionOf(page, pageNo, op);
+				if (contradiction && req.quietEnd) return;
+				if (contradiction) throw listError(this, req, ...contradiction);
 				const fell = drop(top, page);
 				if (fell) {
 					if (pass < MAX_PASSES) break;
@@ -195,7 +195,7 @@ export async function* walk(this: ApiContext, req: ListRequest, kept?: RecordSet
 				}
 				const more = saysMore(page, pageNo, size);
 				if (met === before && met < wanted) {
-					// Nothing new: the end of a platform that sends its whole list for every page, a lie if it says more.
+					// Nothing new: the end of a platform that sends its whole list for every page, a contradiction if it says more.
 					if (more !== true && again()) break;
 					if (more !== true || req.quietEnd) return;
 					throw listError(

@@ -1,4 +1,4 @@
-import type { AttemptEvent } from './transport';
+import type { AttemptEvent } from './retry';
 
 /**
  * How many requests to one platform may be in flight, and how fast they may start: one Pacer per

@@ -39,6 +39,22 @@ export interface FailureFacts {
 	retryAfter?: string;
 }
 
+/**
+ * One attempt of a request: `status` is the HTTP status (undefined for a network failure),
+ * `ms` the time from sending to the end of the answer, `retryInMs` the wait before the next
+ * attempt when the transport repeats it (429 with Retry-After, 5xx or network error of a read).
+ */
+export interface AttemptEvent {
+	status?: number;
+	code?: string;
+	ms: number;
+	retryInMs?: number;
+	/** `retryInMs` is the platform's own Retry-After (not the transport's backoff). */
+	retryAfter?: boolean;
+	/** The answer's `Date` header (the platform's clock), on a 2xx answer that has one. */
+	date?: string;
+}
+
 /** Whether the request certainly never left (so nothing can have been processed). */
 export function neverSent(code: string | undefined): boolean {
 	return code !== undefined && NEVER_SENT_CODES.has(code);

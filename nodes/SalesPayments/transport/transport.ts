@@ -14,7 +14,7 @@ import type { RequestSettings } from './requestOptions';
 import { getRequestSettings } from './requestOptions';
 import type { RequestFacts } from './responses';
 import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
-import type { FailureFacts } from './retry';
+import type { AttemptEvent, FailureFacts } from './retry';
 import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
 
 export type { ApiContext } from './credentials';
@@ -61,22 +61,6 @@ export interface ApiRequest {
 	secrets?: string[];
 	/** Told about every attempt's outcome (pagination uses it to pace concurrent requests). */
 	observe?: (event: AttemptEvent) => void;
-}
-
-/**
- * One attempt of a request: `status` is the HTTP status (undefined for a network failure),
- * `ms` the time from sending to the end of the answer, `retryInMs` the wait before the next
- * attempt when the transport repeats it (429 with Retry-After, 5xx or network error of a read).
- */
-export interface AttemptEvent {
-	status?: number;
-	code?: string;
-	ms: number;
-	retryInMs?: number;
-	/** `retryInMs` is the platform's own Retry-After (not the transport's backoff). */
-	retryAfter?: boolean;
-	/** The answer's `Date` header (the platform's clock), on a 2xx answer that has one. */
-	date?: string;
 }
 
 /** Redirects followed within the credential's origin before giving up. */

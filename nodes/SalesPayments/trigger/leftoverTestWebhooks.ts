@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseHttpDate, parseIsoInstant } from '../fields/dates';
-import type { AttemptEvent } from '../transport/transport';
+import type { AttemptEvent } from '../transport/retry';
 
 /**
  * Test webhooks an n8n killed while listening left behind (n8n deletes one when the listen ends).

@@ -1,5 +1,5 @@
 /**
- * Hostile paging: list answers of a platform whose pagination lies or whose answers have the
+ * Hostile paging: list answers of a platform whose pagination contradicts itself or whose answers have the
  * wrong shape, for the tests of Return All's safety (issue 12.3 and 12.4). Off unless a rule is
  * added (in-process: `sim.paging.add(rule)`; other processes: `POST /__sim/paging`).
  *

@@ -61,7 +61,7 @@ export const startedSimulators = new Set<Simulator>();
 export class Simulator {
 	readonly state: State;
 	readonly faults = new Faults();
-	/** Hostile paging modes (paging.ts): lists that lie or have the wrong shape. */
+	/** Hostile paging modes (paging.ts): lists that contradict themselves or have the wrong shape. */
 	readonly paging = new HostilePaging();
 	/** Per-key token bucket answering 429 with Retry-After (rate-limit.ts); off by default. */
 	readonly rateLimit = new RateLimiter();
