@@ -9,23 +9,11 @@ import type { ListRequest, Page } from './pages';
 import { cappedSize, DEFAULT_PAGE_SIZE, fetchFirst, fetchPage, learn, learned, contradictionOf, listError, MAX_PAGE_SIZE, REPEATS, saysMore } from './pages';
 
 /**
- * The walk: every list of the package (Get Many, the "From list" dropdowns, the polling
- * trigger, the webhook trigger's own lookups) is read by `walk()`, one page after another or with
- * the Pacer's window of pages in flight.
- *
- * The spec shows no default or maximum `limit`, so a platform may answer fewer records than asked
- * (a cap). A page shorter than asked ends the list only when nothing says more: when the first
- * page is short and its `limit`, totals, `hasNext` or `nextPage` show more, or when it carries no
- * pagination fields at all, the walk goes on at the size the platform answered (asking page 2 of
- * that size, never mixing sizes) and later lists of the same endpoint in the same execution start
- * at it. Each record is output once (by `id`); a page number that does not advance, pages that
- * bring nothing new while more are announced, and answers that are not lists are errors, never a
- * short list. A total that drops while the list is read (deleted records shift later ones onto
- * pages already read), or records met twice with a total that rose (records added on pages
- * already read), make the walk read the list again from its start, at most MAX_PASSES times: the
- * reading that reaches the end with no drop is the one that counts (docs/pagination.md, "A list
- * that changes while it is read"). Repeats are judged within one reading, so a re-read never
- * looks like a platform that repeats its pages.
+ * `walk()`: every list of the package (Get Many, the dropdowns, both triggers' look-ups) is read
+ * here, a page at a time or with the window's pages in flight. A list ends only where the platform
+ * says so (a short page is a cap to keep reading at, not an end, when anything says more); each
+ * record is output once; a list that changes while read is read again, at most MAX_PASSES times.
+ * The rules and why: docs/pagination.md.
  */
 
 /** Pages one walk may request unless the user raises Pagination › Max Pages. */

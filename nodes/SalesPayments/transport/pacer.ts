@@ -2,40 +2,12 @@ import type { AttemptEvent } from './retry';
 
 /**
  * How many requests to one platform may be in flight, and how fast they may start: one Pacer per
- * platform and credential in an n8n process (gate.ts keeps them), told by the transport about every
- * attempt. Auto sizing, in a few rules:
- *
- * - **Start**: 1, or on the first answer one request per START_MS of its time, at most
- *   START_MAX_CONCURRENCY (a platform 200 ms away answers in about 650 ms over a new HTTPS
- *   connection: 12 at once).
- * - **Grow while throughput grows**: a round is the answers to the requests sent since the last
- *   change. When half a window of them came back, their median no slower than the platform's
- *   fastest answers (within CLIMB_RATIO + CLIMB_MS), and requests had to wait for a slot, the
- *   window grows by a step, and the next step is twice as large (the first: half the window).
- *   Answers as fast as before with more in flight are more answers per second.
- * - **Stop when page times climb with no gain**: a round whose median answer climbed is judged by
- *   its answers a second (requests in flight over the median answer's time: Little's law) against
- *   the last round's. After a growth that did not bring GAIN more, the growth is undone. Without
- *   one, fewer (FELL): the requests queue at the platform, and half of those that queue are taken
- *   off (answers twice as slow as the fastest: a quarter of the window); as many: the price of a
- *   full pipe (or of this process' own work), the window holds. The size that climbed becomes a
- *   ceiling that growth nears one request at a time (until a window past it comes back fast), and
- *   the next growth waits 2, 4 ... 32 rounds. After a cut, the round starts once the requests sent
- *   before it have had an answer's time.
- * - **Faults back off, then regrow** like a congestion window: a 5xx or a network failure takes a
- *   quarter off, a 503 (or a 429 before any rate is measured) half, once per round; growth restarts
- *   with a step of half what was taken off, then twice as large each round.
- * - **A measured rate**: a 429 while requests overlap measures what the platform allows: the
- *   successes sent since the overlap began (or since the last pause ended) and before the refused
- *   request, over BURST_S plus that time (a token bucket lets one second of requests through at
- *   once, then its rate); successes answered after the 429 still count. New requests then take
- *   tokens of a bucket of that rate (as full after a pause as the platform's is), which grows by
- *   RATE_PROBE a second; a later 429 lowers it (to its measure, at most RATE_CUT of the rate); the
- *   window holds. Retry-After pauses every new request and is never counted as time the platform
- *   allowed.
- *
- * Fixed windows (Max Concurrent Requests) are the caller's (gate.ts); pauses and the rate apply to
- * every request.
+ * platform and credential in the process (gate.ts), told by the transport of every attempt. The
+ * rules (docs/pagination.md, "The window"): start from the first answer's time; grow while answers
+ * stay as fast and requests wait (more answers a second); when answers climb, compare answers a
+ * second (Little's law: in flight over the median time) and undo a growth that gained nothing; faults
+ * back off, then regrow like a congestion window; a 429 measures the platform's rate, paced to as a
+ * token bucket; a Retry-After pause holds every request and never counts as allowed time.
  */
 
 /** Requests in flight per START_MS of the first answer's time, at the start. */

@@ -249,14 +249,7 @@ export async function startTlsFront(pages: PageServer, key: Buffer, cert: Buffer
  * Runs the network scenario: for each RTT, the contenders in alternating rounds (rounds.ts), over
  * HTTPS through the latency proxy, against the bench's pre-rendered pages of 1,000.
  */
-export async function measureNetwork(options: {
-	pages: PageServer;
-	target: Target;
-	request: { headers: Record<string, string>; body: string };
-	env: NodeJS.ProcessEnv;
-	repeats: number;
-	log: (line: string) => void;
-	against?: { dir: string; label: string };
+export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clearCounters' | 'window'> & {
 	rtts?: number[];
 	/** Which parts: the lists at each RTT, the difficult platforms (or one of them: rate, overload, faults), the per-item cases (default: all). */
 	parts?: Array<'lists' | 'platforms' | 'items' | PlatformPart>;
