@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { recordFigures } from '../support/helpers/figures';
 import type { ScanReport } from '../support/scan';
 import { schemaFiles } from '../support/schemas/files';
 
@@ -33,7 +34,7 @@ describe('published package', () => {
 		expect(report.files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
 		expect(report.files.some((f) => f.startsWith('dist/nodes/SalesPayments/SalesPayments.node.js'))).toBe(true);
 		expect(report.files.some((f) => f.endsWith('.svg'))).toBe(true);
-		process.stdout.write(`tarball size: ${report.sizeBytes} bytes\n`);
+		recordFigures('published package', { tarballBytes: report.sizeBytes });
 	});
 
 	it('ships the schema preview files where n8n looks for them: one per operation and node version', () => {

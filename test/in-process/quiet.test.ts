@@ -4,6 +4,7 @@
  * fails (test/support/quiet-console.ts). Proven on a fixture run by a jest of its own.
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -24,4 +25,17 @@ it('a passing test that prints a console line fails the run, naming the line', (
 	expect(run.status).toBe(1);
 	expect(run.stderr).toContain('A passing test must print nothing; it printed:');
 	expect(run.stderr).toContain('console.log: a line a passing test should not print');
+});
+
+// Writes straight to the process' streams pass by console.*: the in-process tests have none (figures go
+// to SP_FIGURES through test/support/helpers/figures.ts).
+it('no in-process test or its harness writes to process.stdout or process.stderr itself', () => {
+	const dirs = ['test/in-process', 'test/support/harness'];
+	const writers = dirs.flatMap((dir) =>
+		readdirSync(path.join(ROOT, dir))
+			.filter((name) => name.endsWith('.ts'))
+			.map((name) => `${dir}/${name}`)
+			.filter((file) => /process\.(stdout|stderr)\.write\(/.test(readFileSync(path.join(ROOT, file), 'utf8').replace(/\/\/.*$/gm, ''))),
+	);
+	expect(writers).toEqual([]);
 });
