@@ -104,7 +104,7 @@ function throwIfStopped(ctx: IExecuteFunctions, outcomes: Array<Outcome<INodeExe
 			return typeof id === 'string' || typeof id === 'number' ? `${noun} ${id}` : undefined;
 		},
 	});
-	if (note !== undefined) error.description = error.description ? `${error.description} ${note}` : note;
+	if (note !== undefined) error.description = error.description ? `${error.description.replace(/[\s.]+$/, '')}. ${note}` : note;
 	throw error;
 }
 

@@ -25,10 +25,13 @@ import type { ItemKey } from '../../nodes/SalesPayments/transport/items';
 import { ALONE, INDEPENDENT, runItems } from '../../nodes/SalesPayments/transport/items';
 import { rng } from '../support/simulator/state';
 
-const SEEDS = Array.from({ length: 150 }, (_, n) => n + 1);
+const SEEDS = Array.from({ length: 200 }, (_, n) => n + 1);
 
 /** Lets every pending promise callback run (a real macrotask turn). */
 const flush = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+/** What the scheduler's scenarios reached: an item passed while it waited for its record, an ALONE item, a stop. */
+const passed = { overtaken: 0, alone: 0, stopped: 0 };
 
 describe('the scheduler alone: work-conserving, chained, alone, stopped', () => {
 	it.each(SEEDS)('seed %p', async (seed) => {
@@ -72,7 +75,10 @@ describe('the scheduler alone: work-conserving, chained, alone, stopped', () => 
 			return true;
 		};
 
+		let overtaken = false;
 		const run = async (i: number): Promise<number> => {
+			// An earlier item not started yet, waiting for its record: this one passes it.
+			if (keys.some((key, j) => j < i && !started.has(j) && typeof key === 'string' && key !== keys[i])) overtaken = true;
 			if (started.has(i)) violations.push(`item ${i} started twice`);
 			if (!startable(i)) violations.push(`item ${i} started against the rules at ${now}`);
 			if (running.size >= limit) violations.push(`item ${i} started over the limit ${limit}`);
@@ -111,6 +117,9 @@ describe('the scheduler alone: work-conserving, chained, alone, stopped', () => 
 			event.settle();
 		}
 		await done;
+		if (overtaken) passed.overtaken++;
+		if (keys.some((key, i) => key === ALONE && started.has(i))) passed.alone++;
+		if (stopAfter < count - 1) passed.stopped++;
 		expect(violations).toEqual([]);
 		expect(outcomes).toBeDefined();
 		const result = outcomes!;
@@ -122,6 +131,10 @@ describe('the scheduler alone: work-conserving, chained, alone, stopped', () => 
 			} else expect(result[i] === undefined || started.has(i)).toBe(true);
 		}
 		if (!stopOnFailure) expect(started.size).toBe(count);
+	});
+
+	it('the scenarios reach items passed while they wait for their record, ALONE items and stops', () => {
+		expect(Math.min(passed.overtaken, passed.alone, passed.stopped)).toBeGreaterThan(20);
 	});
 });
 
@@ -141,26 +154,29 @@ interface Scenario {
 function scenarioOf(seed: number): Scenario {
 	const random = rng(seed * 104729);
 	const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-	const count = int(2, 30);
+	const count = int(2, 40);
 	const records = int(1, 8);
-	const pAlone = random() < 0.6 ? 0 : 0.06;
-	const p429 = random() * 0.4;
-	const pFail = random() < 0.3 ? 0 : random() * 0.15;
+	const pAlone = random() < 0.7 ? 0 : 0.03;
+	const p429 = 0.1 + random() * 0.5;
+	const pFail = random() < 0.2 ? 0 : 0.02 + random() * 0.08;
 	const ids = Array.from({ length: count }, () => (random() < pAlone ? '' : `v${int(1, records)}`));
+	// Retry-After of seconds against answers of at most 300 ms: retries often wait while other items fail.
 	const scripts = ids.map(() =>
 		Array.from({ length: 5 }, (): Answer => {
-			const ms = int(1, 400);
+			const ms = int(1, 300);
 			const r = random();
-			if (r < p429) return { ms, status: 429, retryAfter: String(int(0, 3)) };
+			if (r < p429) return { ms, status: 429, retryAfter: String(int(1, 4)) };
 			if (r < p429 + pFail) {
+				// Failures come late: the items after them are sent, some refused and waiting to retry.
 				const kind = int(0, 2);
-				return kind === 2 ? { ms, reset: true } : { ms, status: kind === 0 ? 422 : 500 };
+				const late = ms + int(0, 900);
+				return kind === 2 ? { ms: late, reset: true } : { ms: late, status: kind === 0 ? 422 : 500 };
 			}
 			return { ms, status: 200 };
 		}),
 	);
 	const fixed = random() < 0.5 ? undefined : int(1, 8);
-	return { ids, scripts, fixed, continueOnFail: random() < 0.25, maxRetries: int(0, 3) };
+	return { ids, scripts, fixed, continueOnFail: random() < 0.2, maxRetries: random() < 0.1 ? 0 : int(1, 3) };
 }
 
 type Event = { kind: 'send'; item: number; seq: number; attempt: number } | { kind: 'answer'; item: number; seq: number; answer: Answer } | { kind: 'stop'; item: number; seq: number };
@@ -218,6 +234,9 @@ function named(description: string, words: string): number[] {
 	});
 }
 
+/** What the scenarios reached, over every seed: the generator must reach the cases the rules are about. */
+const reached = { stopped: 0, retryWaitingAtStop: 0, chained: 0, fixed: 0, automatic: 0, continued: 0 };
+
 describe('the whole node on a simulated clock: a stop is a stop, chains, order, once', () => {
 	let stops: jest.SpyInstance;
 	beforeEach(() => {
@@ -255,6 +274,21 @@ describe('the whole node on a simulated clock: a stop is a stop, chains, order, 
 		const sends = log.filter((e): e is Extract<Event, { kind: 'send' }> => e.kind === 'send');
 		const answers = log.filter((e): e is Extract<Event, { kind: 'answer' }> => e.kind === 'answer');
 
+		const firstStop = log.find((e) => e.kind === 'stop');
+		if (firstStop) {
+			reached.stopped++;
+			// A later item refused with 429 before the stop, not answered for good by then: its retry waited.
+			const lastBeforeStop = (item: number) => answers.filter((a) => a.item === item && a.seq < firstStop.seq).at(-1)?.answer;
+			const waiting = sends.some((s) => {
+				const last = s.item > firstStop.item ? lastBeforeStop(s.item) : undefined;
+				return last !== undefined && 'status' in last && last.status === 429;
+			});
+			if (waiting) reached.retryWaitingAtStop++;
+		}
+		if (scenario.fixed === undefined) reached.automatic++;
+		else reached.fixed++;
+		if (continueOnFail) reached.continued++;
+		if (ids.some((id, j) => id !== '' && ids.indexOf(id) < j && sends.some((s) => s.item === j))) reached.chained++;
 		// No request starts after the lane stopped for an earlier item: no first attempt, no retry.
 		for (const s of sends) {
 			const before = log.find((e) => e.kind === 'stop' && e.seq < s.seq && e.item < s.item);
@@ -325,5 +359,12 @@ describe('the whole node on a simulated clock: a stop is a stop, chains, order, 
 		}
 		expect({ done, unsure, refused, notSent }).toEqual(expected);
 		expect(description).not.toContain('secret-value');
+	});
+
+	it('the scenarios reach a stop while later retries wait, chains, fixed and automatic lanes, Continue On Fail', () => {
+		expect(reached.stopped).toBeGreaterThan(SEEDS.length / 3);
+		expect(reached.retryWaitingAtStop).toBeGreaterThan(15);
+		expect(reached.chained).toBeGreaterThan(SEEDS.length / 2);
+		expect(Math.min(reached.fixed, reached.automatic, reached.continued)).toBeGreaterThan(15);
 	});
 });

@@ -9,7 +9,13 @@
  *   full with the other records' items; an item whose record cannot be read still runs alone.
  * The seeded property tests of the same rules are in items-stop-properties.test.ts.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { INodeExecutionData } from 'n8n-workflow';
+
+import { NO_RECORD } from '../../nodes/SalesPayments/fields/types';
+import { resources } from '../../nodes/SalesPayments/resources';
 
 import { runNode } from '../support/harness/n8n-core';
 import { listed } from '../support/helpers/reads';
@@ -119,7 +125,7 @@ describe('a stop is a stop', () => {
 		expect(error?.description).toContain('Item 3 was refused by the platform and not carried out.');
 		expect(error?.description).toContain('Items 8-9 were not sent.');
 		expect(error?.description).toContain('Run again only item 1 and the later items not listed as carried out, and those that may have been only once the platform shows they were not.');
-		expect(error?.description).toContain("Item numbers are n8n's item indexes, counted from 0.");
+		expect(error?.description).toContain("Items are numbered from 0, as n8n's Item Index.");
 	});
 
 	it('the last item failing adds nothing; Continue On Fail runs every item and says nothing of a stop', async () => {
@@ -212,5 +218,17 @@ describe('same-record chains block only their own record', () => {
 		expect(after).toHaveLength(4);
 		expect(Math.min(...after.map((r) => r.receivedAt as number))).toBeGreaterThanOrEqual(Math.max(...before.map((r) => r.answeredAt as number)));
 		expect(Math.max(...inFlightAtArrival(before))).toBeGreaterThan(1);
+	});
+});
+
+describe('docs/pagination.md says what the code chains', () => {
+	it('the creates chained by a natural key are Customer › Create by its e-mail; the other creates run freely, as the page says', () => {
+		const creates = resources.flatMap((r) => r.operations.filter((o) => /^create/.test(o.value)).map((o) => ({ op: `${r.name} › ${o.name}`, key: o.recordKey })));
+		expect(creates.filter((c) => c.key !== NO_RECORD)).toEqual([{ op: 'Customer › Create', key: 'email' }]);
+		const page = readFileSync(path.join(__dirname, '../../docs/pagination.md'), 'utf8').replace(/\s+/g, ' ');
+		expect(page).toContain('two *Customer › Create* items with one e-mail never reach the platform at once');
+		expect(page).toContain('The other creates (Order › Create Charge, Payment Link, Pixel and Webhook › Create) name no record and run freely.');
+		expect(creates.filter((c) => c.key === NO_RECORD).map((c) => c.op).sort()).toEqual(['Order › Create Charge', 'Payment Link › Create', 'Pixel › Create', 'Webhook › Create']);
+		expect(page).not.toMatch(/with the same e-mail may reach the platform at once/);
 	});
 });

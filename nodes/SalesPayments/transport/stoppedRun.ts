@@ -81,11 +81,12 @@ export interface StoppedRun<T> {
 /**
  * The sentences the error's description gets: every item after the failing one, by what the
  * platform did with it (carried out, with the record's ID where the answer gave one; maybe carried
- * out; failed as well; not sent), and what to run again. Indexes are n8n's item indexes (from 0),
- * as in the error's own item index. Undefined when no item comes after the failing one.
+ * out; refused; failed as well; not sent), and what to run again. Indexes are n8n's item indexes (from 0),
+ * as the error's own Item Index. Undefined when no item comes after the failing one.
  */
 export function stoppedRunNote<T>(run: StoppedRun<T>): string | undefined {
 	const { failed, outcomes, writes } = run;
+	if (outcomes.length <= failed + 1) return undefined;
 	const done: number[] = [];
 	const named: string[] = [];
 	const unsure: number[] = [];
@@ -104,7 +105,6 @@ export function stoppedRunNote<T>(run: StoppedRun<T>): string | undefined {
 		else if (outcome === undefined || outcome.error instanceof NotSent) notSent.push(i);
 		else failedToo.push(i);
 	}
-	if (outcomes.length <= failed + 1) return undefined;
 	const was = (items: number[]) => (items.length === 1 ? 'was' : 'were');
 	const sentences: string[] = [];
 	if (done.length > 0) sentences.push(`${itemsWord(done)} ${was(done)} carried out before the run stopped${named.length > 0 ? `: ${named.join(', ')}` : ''}.`);
@@ -117,6 +117,6 @@ export function stoppedRunNote<T>(run: StoppedRun<T>): string | undefined {
 		const check = unsure.length > 0 ? ', and those that may have been only once the platform shows they were not' : '';
 		sentences.push(`Run again only item ${failed} and the later items not listed as carried out${check}.`);
 	}
-	sentences.push("Item numbers are n8n's item indexes, counted from 0.");
+	sentences.push("Items are numbered from 0, as n8n's Item Index.");
 	return sentences.join(' ');
 }
