@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Seeded generative tests (issue 51) of a run's items side by side, on a simulated clock:
  *

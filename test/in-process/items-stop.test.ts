@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * A stopped run and same-record chains (issue 51, cases 6-8), through real executions by n8n-core
  * against the simulator:
