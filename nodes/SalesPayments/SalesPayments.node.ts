@@ -9,7 +9,7 @@ import { withDecimalAmounts } from './fields/simplify';
 import { FileItem } from './fields/types';
 import { itemKeyOf, runConcurrencyOf, runSideBySide } from './fields/sideBySide';
 import type { Outcome } from './transport/items';
-import type { ItemWrites } from './transport/stoppedRun';
+import type { ItemEffects } from './transport/stoppedRun';
 import { stoppedRunNote } from './transport/stoppedRun';
 
 export class SalesPayments implements INodeType {
@@ -50,14 +50,14 @@ export class SalesPayments implements INodeType {
 		// Resource and Operation take no expressions: the first item's are every item's.
 		const first = findOperation(resources, String(this.getNodeParameter('resource', 0)), String(this.getNodeParameter('operation', 0)));
 		const continueOnFail = this.continueOnFail();
-		const { outcomes, writes } = await runSideBySide(this, {
+		const { outcomes, effects } = await runSideBySide(this, {
 			count: items.length,
 			keyOf: (i) => itemKeyOf(this, first, i),
 			fixed: runConcurrencyOf(this, first),
 			run: async (i) => await runItem(this, i),
 			stopOnFailure: !continueOnFail,
 		});
-		if (!continueOnFail) throwIfStopped(this, outcomes, writes);
+		if (!continueOnFail) throwIfStopped(this, outcomes, effects);
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < outcomes.length; i++) {
 			const outcome = outcomes[i];
@@ -88,7 +88,7 @@ export class SalesPayments implements INodeType {
  * Without Continue On Fail, the failure of the lowest index stops the run: its error is thrown, and
  * its description names what the platform did with every later item (transport/stoppedRun.ts).
  */
-function throwIfStopped(ctx: IExecuteFunctions, outcomes: Array<Outcome<INodeExecutionData[]> | undefined>, writes: ItemWrites): void {
+function throwIfStopped(ctx: IExecuteFunctions, outcomes: Array<Outcome<INodeExecutionData[]> | undefined>, effects: ItemEffects): void {
 	const failed = outcomes.findIndex((outcome) => outcome?.ok !== true);
 	const outcome = outcomes[failed];
 	if (failed < 0 || outcome === undefined || outcome.ok) return;
@@ -98,7 +98,7 @@ function throwIfStopped(ctx: IExecuteFunctions, outcomes: Array<Outcome<INodeExe
 	const note = stoppedRunNote({
 		failed,
 		outcomes,
-		writes,
+		effects,
 		recordOf: (_, value) => {
 			const id = value.length === 1 ? value[0].json.id : undefined;
 			return typeof id === 'string' || typeof id === 'number' ? `${noun} ${id}` : undefined;

@@ -17,6 +17,8 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { NO_RECORD } from '../../nodes/SalesPayments/fields/types';
 import { resources } from '../../nodes/SalesPayments/resources';
+import { NotSent } from '../../nodes/SalesPayments/transport/gate';
+import { ItemEffects, stoppedRunNote } from '../../nodes/SalesPayments/transport/stoppedRun';
 
 import { runNode } from '../support/harness/n8n-core';
 import { listed } from '../support/helpers/reads';
@@ -39,18 +41,16 @@ const items = (values: Array<Record<string, unknown>>): INodeExecutionData[] => 
 const paired = (out: INodeExecutionData[]) => out.map((i) => (i.pairedItem as { item: number }).item);
 const itemIndexOf = (error: unknown) => (error as { context?: { itemIndex?: number } } | undefined)?.context?.itemIndex;
 
-/** "11-13, 15": the way the error lists item indexes. */
-function ranges(indexes: number[]): string {
-	const parts: string[] = [];
-	for (let k = 0; k < indexes.length; ) {
-		let end = k;
-		while (end + 1 < indexes.length && indexes[end + 1] === indexes[end] + 1) end++;
-		parts.push(end === k ? String(indexes[k]) : `${indexes[k]}-${indexes[end]}`);
-		k = end + 1;
-	}
-	return parts.join(', ');
-}
-const itemsWord = (indexes: number[]) => `${indexes.length === 1 ? 'Item' : 'Items'} ${ranges(indexes)}`;
+/** Customer › Update of `$json.id` to `name`, 8 items at a time. */
+const updateCustomers = (name: string) => ({
+	resource: 'customer',
+	operation: 'update',
+	customerId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+	updateFields: { name },
+	requestOptions: { maxConcurrency: 8 },
+});
+/** Whole numbers from `from` to `to`. */
+const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
 
 /** Vouchers of the primary business that can be redeemed. */
 const available = (): JsonObject[] => listed(sim(), 'vouchers').filter((v) => v.status === 'available');
@@ -88,17 +88,18 @@ describe('a stop is a stop', () => {
 			if (n !== undefined) created.set(Number(n), String(c.id));
 		}
 		expect([...created.keys()].filter((n) => n < 10).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-		const later = [...created.keys()].filter((n) => n > 10).sort((a, b) => a - b);
-		expect(later.length).toBeGreaterThan(0);
+		// The items after 10 in flight when it failed: the next ones in input order, all created; no later one was sent.
+		const last = Math.max(...created.keys());
+		expect(last).toBeGreaterThan(10);
+		const later = span(11, last);
+		expect([...created.keys()].filter((n) => n > 10).sort((a, b) => a - b)).toEqual(later);
 		const sent = new Set(sim().apiRequests.map((r) => Number(/^stop-(\d+)@/.exec(String((r.body as { email?: string }).email))?.[1])));
-		const notSent = Array.from({ length: 89 }, (_, k) => k + 11).filter((n) => !sent.has(n));
-		expect(error?.description).toContain(
-			`${itemsWord(later)} ${later.length === 1 ? 'was' : 'were'} carried out before the run stopped: ${later.map((n) => `item ${n} customer ${created.get(n)}`).join(', ')}.`,
-		);
-		expect(error?.description).toContain(`${itemsWord(notSent)} were not sent.`);
+		const notSent = span(last + 1, 99);
+		expect(notSent.filter((n) => sent.has(n))).toEqual([]);
+		const carried = later.length === 1 ? 'Item 11 was' : `Items 11-${last} were`;
+		expect(error?.description).toContain(`${carried} carried out before the run stopped: ${later.map((n) => `item ${n} customer ${created.get(n)}`).join(', ')}.`);
+		expect(error?.description).toContain(`Items ${last + 1}-99 were not sent.`);
 		expect(error?.description).toContain('Run again only item 10 and the later items not listed as carried out.');
-		// Every item after 10 is named once: created, or not sent.
-		expect(later.length + notSent.length).toBe(89);
 	});
 
 	it('a later create whose answer was lost is named as maybe carried out, a later refusal as not carried out', async () => {
@@ -157,16 +158,7 @@ describe('same-record chains block only their own record', () => {
 		const others = rest.slice(0, 50);
 		expect(others).toHaveLength(50);
 		const order = others.flatMap((other) => [one, other]);
-		const { items: out, error } = await run(
-			{
-				resource: 'customer',
-				operation: 'update',
-				customerId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				updateFields: { name: '={{ $json.name }}' },
-				requestOptions: { maxConcurrency: 8 },
-			},
-			items(order.map((id, n) => ({ id, name: `Chained ${n}` }))),
-		);
+		const { items: out, error } = await run(updateCustomers('={{ $json.name }}'), items(order.map((id, n) => ({ id, name: `Chained ${n}` }))));
 		expect(error).toBeUndefined();
 		expect(paired(out)).toEqual(order.map((_, n) => n));
 		expect(sim().maxInFlight).toBe(8);
@@ -198,17 +190,7 @@ describe('same-record chains block only their own record', () => {
 		sim().addFault({ kind: 'latency', latencyMs: 30, path: '/customers/update/' });
 		const ids = listed(sim(), 'customers').slice(0, 10).map((c) => String(c.id));
 		ids[5] = '';
-		const { items: out, error } = await run(
-			{
-				resource: 'customer',
-				operation: 'update',
-				customerId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-				updateFields: { name: 'Alone' },
-				requestOptions: { maxConcurrency: 8 },
-			},
-			items(ids.map((id) => ({ id }))),
-			{ continueOnFail: true },
-		);
+		const { items: out, error } = await run(updateCustomers('Alone'), items(ids.map((id) => ({ id }))), { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(paired(out)).toEqual(ids.map((_, n) => n));
 		expect(String(out[5].json.error)).toMatch(/^Customer is required/);
@@ -231,5 +213,34 @@ describe('docs/pagination.md says what the code chains', () => {
 		expect(page).toContain('The other creates (Order › Create Charge, Payment Link, Pixel and Webhook › Create) name no record and run freely.');
 		expect(creates.filter((c) => c.key === NO_RECORD).map((c) => c.op).sort()).toEqual(['Order › Create Charge', 'Payment Link › Create', 'Pixel › Create', 'Webhook › Create']);
 		expect(page).not.toMatch(/with the same e-mail may reach the platform at once/);
+	});
+});
+
+describe('the note on its own: every kind of later item', () => {
+	it('carried out (named by its record), maybe, refused, failed as well, read only, not sent', () => {
+		const effects = new ItemEffects();
+		// Item 2 fails; 3 is created (a 429 first), 4's answer is lost, 5 is refused, 6 fails before any
+		// request, 7 read a page and its next request was not sent, 8 was not sent, 9 never started.
+		effects.note(3, { status: 429, ms: 5 }, true);
+		effects.note(3, { status: 201, ms: 5 }, true);
+		effects.note(4, { code: 'ECONNRESET', ms: 5 }, true);
+		effects.note(5, { status: 409, ms: 5 }, true);
+		effects.note(7, { status: 200, ms: 5 }, false);
+		effects.note(8, { code: 'ECONNREFUSED', ms: 5 }, true);
+		const ok = (id: string) => ({ ok: true as const, value: id });
+		const failed = (error: unknown) => ({ ok: false as const, error });
+		const outcomes = [ok('a'), ok('b'), failed(new Error('422')), ok('c_3'), failed(new Error('lost')), failed(new Error('409')), failed(new Error('field')), failed(new NotSent()), failed(new NotSent()), undefined];
+		const note = stoppedRunNote({ failed: 2, outcomes, effects, recordOf: (_, id) => `customer ${id}` });
+		expect(note).toBe(
+			'Item 3 was carried out before the run stopped: item 3 customer c_3. ' +
+				'Item 4 may have been carried out (the answer was lost or unreadable): check on the platform. ' +
+				'Item 5 was refused by the platform and not carried out. ' +
+				'Item 6 failed as well and was not carried out. ' +
+				'Item 7 was stopped after reading only: nothing changed. ' +
+				'Items 8-9 were not sent. ' +
+				'Run again only item 2 and the later items not listed as carried out, and those that may have been only once the platform shows they were not. ' +
+				"Items are numbered from 0, as n8n's Item Index.",
+		);
+		expect(stoppedRunNote({ failed: 9, outcomes, effects, recordOf: () => undefined })).toBeUndefined();
 	});
 });

@@ -6,7 +6,7 @@ import type { ItemKey, Outcome } from '../transport/items';
 import { ALONE, INDEPENDENT, runItems } from '../transport/items';
 import { strictInteger } from '../transport/numbers';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
-import { ItemWrites, setItemWrites } from '../transport/stoppedRun';
+import { ItemEffects, setItemEffects } from '../transport/stoppedRun';
 import type { OperationDef } from './types';
 import { NO_RECORD } from './types';
 
@@ -60,14 +60,14 @@ export interface SideBySide<T> {
 
 /**
  * Runs a run's items side by side on a lane of their own (transport/gate.ts): a failure that stops
- * the run stops the lane, so that no request of a later item is sent or retried; the writes of each
- * item are recorded, for the error of a run that stops (transport/stoppedRun.ts).
+ * the run stops the lane, so that no request of a later item is sent or retried; what the platform
+ * did with each item is recorded, for the error of a run that stops (transport/stoppedRun.ts).
  */
-export async function runSideBySide<T>(ctx: ApiContext, plan: SideBySide<T>): Promise<{ outcomes: Array<Outcome<T> | undefined>; writes: ItemWrites }> {
+export async function runSideBySide<T>(ctx: ApiContext, plan: SideBySide<T>): Promise<{ outcomes: Array<Outcome<T> | undefined>; effects: ItemEffects }> {
 	const lane = new Lane(plan.fixed);
 	setLane(ctx, lane);
-	const writes = new ItemWrites();
-	setItemWrites(ctx, writes);
+	const effects = new ItemEffects();
+	setItemEffects(ctx, effects);
 	const outcomes = await runItems({
 		count: plan.count,
 		keyOf: plan.keyOf,
@@ -77,5 +77,5 @@ export async function runSideBySide<T>(ctx: ApiContext, plan: SideBySide<T>): Pr
 		stopOnFailure: plan.stopOnFailure,
 		onStop: (i) => lane.stop(i),
 	});
-	return { outcomes, writes };
+	return { outcomes, effects };
 }

@@ -13,13 +13,15 @@ import { neverSent } from './retry';
  */
 
 /**
- * What an item's writes did, the first that applies: 'done' (a 2xx), 'unsure' (the platform may
- * have acted: a 5xx, a lost or unreadable answer), 'refused' (it answered 3xx or 4xx: nothing done).
+ * What the platform did with an item's requests, the first that applies: a write 'done' (a 2xx),
+ * 'unsure' (it may have acted: a 5xx, a lost or unreadable answer) or 'refused' (a 3xx or 4xx:
+ * nothing done); 'read': the item only read.
  */
-type WriteState = 'done' | 'unsure' | 'refused';
-const RANK: Record<WriteState, number> = { done: 3, unsure: 2, refused: 1 };
+type Effect = 'done' | 'unsure' | 'refused' | 'read';
+const RANK: Record<Effect, number> = { done: 4, unsure: 3, refused: 2, read: 1 };
 
-function writeState(event: AttemptEvent): WriteState | undefined {
+function effectOf(event: AttemptEvent, write: boolean): Effect | undefined {
+	if (!write) return 'read';
 	if (event.status !== undefined) {
 		if (event.status >= 200 && event.status < 300) return 'done';
 		return event.status >= 500 ? 'unsure' : 'refused';
@@ -28,29 +30,29 @@ function writeState(event: AttemptEvent): WriteState | undefined {
 	return neverSent(event.code) ? undefined : 'unsure';
 }
 
-/** The writes of one run's items, told by the transport for every attempt of a write. */
-export class ItemWrites {
-	private readonly states = new Map<number, WriteState>();
+/** What the platform did with each item of a run, told by the transport for every attempt. */
+export class ItemEffects {
+	private readonly effects = new Map<number, Effect>();
 
-	note(item: number | undefined, event: AttemptEvent): void {
-		const state = writeState(event);
-		if (item === undefined || state === undefined) return;
-		const was = this.states.get(item);
-		if (was === undefined || RANK[state] > RANK[was]) this.states.set(item, state);
+	note(item: number | undefined, event: AttemptEvent, write: boolean): void {
+		const effect = effectOf(event, write);
+		if (item === undefined || effect === undefined) return;
+		const was = this.effects.get(item);
+		if (was === undefined || RANK[effect] > RANK[was]) this.effects.set(item, effect);
 	}
 
-	of(item: number): WriteState | undefined {
-		return this.states.get(item);
+	of(item: number): Effect | undefined {
+		return this.effects.get(item);
 	}
 }
 
-/** The run's record of writes (set by the action node for its items); undefined elsewhere (polls, dropdowns, triggers). */
-export function itemWritesOf(ctx: ApiContext): ItemWrites | undefined {
-	return runCache<ItemWrites | undefined>(ctx, 'itemWrites', () => undefined);
+/** The run's record (set by the action node for its items); undefined elsewhere (polls, dropdowns, triggers). */
+export function itemEffectsOf(ctx: ApiContext): ItemEffects | undefined {
+	return runCache<ItemEffects | undefined>(ctx, 'itemEffects', () => undefined);
 }
 
-export function setItemWrites(ctx: ApiContext, writes: ItemWrites): void {
-	runCacheSet(ctx, 'itemWrites', writes);
+export function setItemEffects(ctx: ApiContext, effects: ItemEffects): void {
+	runCacheSet(ctx, 'itemEffects', effects);
 }
 
 /** "11-13, 15, 20-99": indexes in ascending order, consecutive ones as a range. */
@@ -73,7 +75,7 @@ export interface StoppedRun<T> {
 	/** The item whose failure stops the run (the lowest index that failed). */
 	failed: number;
 	outcomes: Array<Outcome<T> | undefined>;
-	writes: ItemWrites;
+	effects: ItemEffects;
 	/** How the record item i wrote is named ("customer c_81"), when its answer gives its ID. */
 	recordOf(i: number, value: T): string | undefined;
 }
@@ -85,25 +87,27 @@ export interface StoppedRun<T> {
  * as the error's own Item Index. Undefined when no item comes after the failing one.
  */
 export function stoppedRunNote<T>(run: StoppedRun<T>): string | undefined {
-	const { failed, outcomes, writes } = run;
+	const { failed, outcomes, effects } = run;
 	if (outcomes.length <= failed + 1) return undefined;
 	const done: number[] = [];
 	const named: string[] = [];
 	const unsure: number[] = [];
 	const refused: number[] = [];
+	const readOnly: number[] = [];
 	const failedToo: number[] = [];
 	const notSent: number[] = [];
 	for (let i = failed + 1; i < outcomes.length; i++) {
 		const outcome = outcomes[i];
-		const wrote = writes.of(i);
-		if (outcome?.ok === true || wrote === 'done') {
+		const effect = effects.of(i);
+		if (outcome?.ok === true || effect === 'done') {
 			done.push(i);
-			const record = outcome?.ok === true && wrote === 'done' ? run.recordOf(i, outcome.value) : undefined;
+			const record = outcome?.ok === true && effect === 'done' ? run.recordOf(i, outcome.value) : undefined;
 			if (record !== undefined) named.push(`item ${i} ${record}`);
-		} else if (wrote === 'unsure') unsure.push(i);
-		else if (wrote === 'refused') refused.push(i);
-		else if (outcome === undefined || outcome.error instanceof NotSent) notSent.push(i);
-		else failedToo.push(i);
+		} else if (effect === 'unsure') unsure.push(i);
+		else if (effect === 'refused') refused.push(i);
+		else if (outcome !== undefined && !(outcome.error instanceof NotSent)) failedToo.push(i);
+		else if (effect === 'read') readOnly.push(i);
+		else notSent.push(i);
 	}
 	const was = (items: number[]) => (items.length === 1 ? 'was' : 'were');
 	const sentences: string[] = [];
@@ -111,6 +115,7 @@ export function stoppedRunNote<T>(run: StoppedRun<T>): string | undefined {
 	if (unsure.length > 0) sentences.push(`${itemsWord(unsure)} may have been carried out (the answer was lost or unreadable): check on the platform.`);
 	if (refused.length > 0) sentences.push(`${itemsWord(refused)} ${was(refused)} refused by the platform and not carried out.`);
 	if (failedToo.length > 0) sentences.push(`${itemsWord(failedToo)} failed as well and ${was(failedToo)} not carried out.`);
+	if (readOnly.length > 0) sentences.push(`${itemsWord(readOnly)} ${was(readOnly)} stopped after reading only: nothing changed.`);
 	if (notSent.length > 0) sentences.push(`${itemsWord(notSent)} ${was(notSent)} not sent.`);
 	if (done.length + unsure.length === 0) sentences.push(`Nothing after item ${failed} was carried out.`);
 	else {

@@ -16,7 +16,7 @@ import type { RequestFacts } from './responses';
 import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
 import type { AttemptEvent, FailureFacts } from './retry';
 import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
-import { itemWritesOf } from './stoppedRun';
+import { itemEffectsOf } from './stoppedRun';
 
 export type { ApiContext } from './credentials';
 
@@ -134,11 +134,11 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	const gate = gateOf(this, credentialType, credentials, service.origin);
 	const lane = laneOf(this);
 	const kind = `${req.method} ${req.path}`;
-	// What this write did, for the error of a run that stops (stoppedRun.ts).
-	const writes = write ? itemWritesOf(this) : undefined;
+	// What the platform did with this item, for the error of a run that stops (stoppedRun.ts).
+	const effects = itemEffectsOf(this);
 	const observe = (event: AttemptEvent) => {
 		gate.pacer.observe(event, kind);
-		writes?.note(req.itemIndex, event);
+		effects?.note(req.itemIndex, event, write);
 		req.observe?.(event);
 	};
 	await gate.acquire(lane, req.itemIndex);
