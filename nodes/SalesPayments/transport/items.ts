@@ -45,8 +45,9 @@ export async function runItems<T>(plan: ItemRun<T>): Promise<Array<Outcome<T> | 
 	let nextKey: { key: ItemKey } | undefined;
 	// Items looked at that may start now, lowest first: the earlier item of their record settled.
 	const ready: Array<{ i: number; key: string }> = [];
-	// Records held: one of their items runs or is ready; the record's later items wait here in input order.
-	const held = new Map<string, number[]>();
+	// Records held: one of their items runs or is ready; the record's later items wait here in input
+	// order, `next` the first of them (an index, not shift(): a long queue stays linear).
+	const held = new Map<string, { items: number[]; next: number }>();
 	let running = 0;
 	// An ALONE item runs: nothing else starts.
 	let alone = false;
@@ -65,17 +66,18 @@ export async function runItems<T>(plan: ItemRun<T>): Promise<Array<Outcome<T> | 
 			if (typeof key !== 'string') return { i, key };
 			const waiting = held.get(key);
 			if (waiting === undefined) {
-				held.set(key, []);
+				held.set(key, { items: [], next: 0 });
 				return { i, key };
 			}
-			waiting.push(i);
+			waiting.items.push(i);
 		}
 		return undefined;
 	};
 
 	/** An item of this record settled: the record's next waiting item becomes ready, unless the run stopped before it. */
 	const release = (key: string) => {
-		const j = held.get(key)?.shift();
+		const waiting = held.get(key);
+		const j = waiting?.items[waiting.next++];
 		if (j === undefined || j > stopAfter) {
 			held.delete(key);
 			return;
