@@ -282,7 +282,8 @@ describe('the whole node on a simulated clock: a stop is a stop, chains, order, 
 			const lastBeforeStop = (item: number) => answers.filter((a) => a.item === item && a.seq < firstStop.seq).at(-1)?.answer;
 			const waiting = sends.some((s) => {
 				const last = s.item > firstStop.item ? lastBeforeStop(s.item) : undefined;
-				return last !== undefined && 'status' in last && last.status === 429;
+				const tries = sends.filter((x) => x.item === s.item && x.seq < firstStop.seq).length;
+				return last !== undefined && 'status' in last && last.status === 429 && tries <= scenario.maxRetries;
 			});
 			if (waiting) reached.retryWaitingAtStop++;
 		}
@@ -290,6 +291,8 @@ describe('the whole node on a simulated clock: a stop is a stop, chains, order, 
 		else reached.fixed++;
 		if (continueOnFail) reached.continued++;
 		if (ids.some((id, j) => id !== '' && ids.indexOf(id) < j && sends.some((s) => s.item === j))) reached.chained++;
+		// The run ends once every request sent was answered: none is left behind in flight.
+		expect(answers).toHaveLength(sends.length);
 		// No request starts after the lane stopped for an earlier item: no first attempt, no retry.
 		for (const s of sends) {
 			const before = log.find((e) => e.kind === 'stop' && e.seq < s.seq && e.item < s.item);
