@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The node as an AI agent's tool in real n8n 2.8.4 (docs/ai-agents.md): an AI Agent whose OpenAI
  * Chat Model's Base URL is a scripted OpenAI-compatible server (test/support/chat-model.ts), which
