@@ -9,7 +9,8 @@ import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_O
  * loads it per webhook request and writes all of it back (no lock, no merge).
  * A key counts once n8n answered its request 2xx (a 500 means no execution: the platform's re-send
  * must run); it then goes into the static data of every unanswered request. A copy that arrives
- * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS).
+ * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS). Each request's static
+ * data keeps what it loaded (keys other processes wrote) beside this process's: merged().
  */
 
 /** How long a copy waits for n8n's answer to the first copy before it is answered 503. */
@@ -82,22 +83,50 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 
 function confirm(node: NodeMemory, key: string, window: number): void {
 	node.confirmed.push(key);
+	node.confirmedTotal++;
 	if (node.confirmed.length > 2 * window) node.confirmed = node.confirmed.slice(-window);
 	for (const data of node.open) append(data, key, window);
 }
 
-function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number): void {
+/**
+ * This request's static data: the newest `window` keys of what it loaded and what this process
+ * confirmed, in answer order, then its own key. Loaded keys keep their order (another process's
+ * among them); a key confirmed here before the load that the load lacks goes right after the
+ * newest key before it that the load holds (or first); a key confirmed since the load goes last.
+ */
+function merged(loaded: string[], node: NodeMemory, key: string, confirmedAtLoad: number, window: number): string[] {
+	const { confirmed } = node;
+	const sinceLoad = Math.min(confirmed.length, Math.max(0, node.confirmedTotal - confirmedAtLoad));
+	const held = new Set(loaded);
+	const after = new Map<string | undefined, string[]>();
+	let anchor: string | undefined;
+	for (const k of confirmed.slice(0, confirmed.length - sinceLoad)) {
+		if (held.has(k)) anchor = k;
+		else if (after.has(anchor)) after.get(anchor)?.push(k);
+		else after.set(anchor, [k]);
+	}
+	const out: string[] = [];
+	const taken = new Set<string>([key]);
+	const add = (k: string) => {
+		if (taken.has(k) || node.failed.has(k)) return;
+		taken.add(k);
+		out.push(k);
+	};
+	for (const k of after.get(undefined) ?? []) add(k);
+	for (const k of loaded) {
+		add(k);
+		for (const c of after.get(k) ?? []) add(c);
+	}
+	for (const k of confirmed.slice(confirmed.length - sinceLoad)) add(k);
+	out.push(key);
+	return out.length > window ? out.slice(-window) : out;
+}
+
+function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number, confirmedAtLoad: number): void {
 	const entry: KeyEntry = { node, answer };
 	node.failed.delete(key);
 	deliveryKeyStore.set(slot(node, key), entry);
-	// This request's static data: what it loaded, then the keys this process confirmed, then its own.
-	const recent = node.confirmed.slice(-(window - 1));
-	const mine = recent.includes(key) ? recent : [...recent, key];
-	if (mine.length >= window) data.recentDeliveries = mine;
-	else {
-		const held = new Set(mine);
-		data.recentDeliveries = [...saved.filter((k) => !held.has(k) && !node.failed.has(k)), ...mine].slice(-window);
-	}
+	data.recentDeliveries = merged(saved, node, key, confirmedAtLoad, window);
 	if (!answer) {
 		confirm(node, key, window);
 		return;
@@ -124,8 +153,11 @@ export async function admit(
 	window: number,
 	legacy: string[] = [],
 ): Promise<Admission> {
-	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
+	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries.filter((k): k is string => typeof k === 'string') : [];
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+	// What this process had confirmed when the request was loaded (n8n loads it just before).
+	const atLoad = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
+	const confirmedAtLoad = atLoad.confirmedTotal;
 	for (;;) {
 		const node = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
 		const at = slot(node, key);
@@ -136,7 +168,7 @@ export async function admit(
 		if (!current) {
 			const seen = !node.failed.has(key) && (saved.includes(key) || legacy.some((k) => saved.includes(k)));
 			if (seen) return 'duplicate';
-			record(node, key, saved, data, answer, window);
+			record(node, key, saved, data, answer, window, node === atLoad ? confirmedAtLoad : 0);
 			return 'accept';
 		}
 		// The first copy is still unanswered: its answer decides.

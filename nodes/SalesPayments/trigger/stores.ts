@@ -3,7 +3,8 @@ import { BoundedStore } from '../transport/boundedStore';
 /**
  * Everything the trigger holds in an n8n process between n8n's calls, with its bounds. At most,
  * all trigger nodes together: 50,000 delivery keys (about 14 MB), 1,000 nodes (each at most 400
- * recent keys, 200 failed keys, 200 open requests) and 1,000 failed activations.
+ * recent keys, 200 failed keys, 200 open requests), 1,000 failed activations and 1,000 nodes whose
+ * unusable Notification ID Field was logged.
  */
 
 const HOUR = 60 * 60 * 1000;
@@ -37,6 +38,8 @@ export interface NodeMemory {
 	webhookId: string;
 	/** Keys n8n answered 2xx, newest last: what a request's static data gets (at most twice the window). */
 	confirmed: string[];
+	/** How many keys were ever confirmed: tells the keys answered since a request was loaded. */
+	confirmedTotal: number;
 	/** Keys whose request n8n answered with an error: left out of static data (at most MAX_FAILED_KEYS). */
 	failed: Set<string>;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
@@ -46,7 +49,7 @@ export interface NodeMemory {
 let serials = 0;
 
 export function newNodeMemory(webhookId: string): NodeMemory {
-	return { serial: ++serials, webhookId, confirmed: [], failed: new Set(), open: new Set() };
+	return { serial: ++serials, webhookId, confirmed: [], confirmedTotal: 0, failed: new Set(), open: new Set() };
 }
 
 /** One accepted delivery; `answer` is set until n8n's answer to its request is known. */
@@ -71,6 +74,12 @@ export const deliveryNodeStore = new BoundedStore<string, NodeMemory>(
 export function dropKeysOf(node: NodeMemory): void {
 	deliveryKeyStore.deleteWhere((_key, entry) => entry.node === node);
 }
+
+/** Nodes whose Notification ID Field n8n's log already named as unusable for a delivery (once per node and field). */
+export const idFallbackLogStore = new BoundedStore<string, true>('trigger: notification id fallbacks logged', {
+	maxEntries: MEMORY_MAX_NODES,
+	idleMs: 365 * 24 * HOUR,
+});
 
 /** Failed production activations, by node, until n8n's cleanup `delete` (failedActivations.ts), which follows at once: a minute at most. */
 export const failedActivationStore = new BoundedStore<string, true>('trigger: failed activations', {
