@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
-import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
+import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
 
 /**
  * Ignore Duplicate Deliveries inside one n8n process: a key is checked and recorded in one
@@ -76,9 +76,9 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 		confirm(node, key, window);
 		return;
 	}
+	// n8n saved nothing of a request it answered with an error: the key is forgotten here too.
 	const at = slot(node, key);
 	if (deliveryKeyStore.get(at) === entry) deliveryKeyStore.delete(at);
-	bounded(node.failed, key, MAX_FAILED_KEYS);
 }
 
 function confirm(node: NodeMemory, key: string, window: number): void {
@@ -108,7 +108,7 @@ function merged(loaded: string[], node: NodeMemory, key: string, confirmedAtLoad
 	const out: string[] = [];
 	const taken = new Set<string>([key]);
 	const add = (k: string) => {
-		if (taken.has(k) || node.failed.has(k)) return;
+		if (taken.has(k)) return;
 		taken.add(k);
 		out.push(k);
 	};
@@ -124,7 +124,6 @@ function merged(loaded: string[], node: NodeMemory, key: string, confirmedAtLoad
 
 function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number, confirmedAtLoad: number): void {
 	const entry: KeyEntry = { node, answer };
-	node.failed.delete(key);
 	deliveryKeyStore.set(slot(node, key), entry);
 	data.recentDeliveries = merged(saved, node, key, confirmedAtLoad, window);
 	if (!answer) {
@@ -166,7 +165,8 @@ export async function admit(
 		const current = deliveryKeyStore.get(at);
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
-			const seen = !node.failed.has(key) && (saved.includes(key) || legacy.some((k) => saved.includes(k)));
+			// A saved key was answered 2xx where it was saved (n8n saves nothing of a request it answers with an error).
+			const seen = saved.includes(key) || legacy.some((k) => saved.includes(k));
 			if (seen) return 'duplicate';
 			record(node, key, saved, data, answer, window, node === atLoad ? confirmedAtLoad : 0);
 			return 'accept';

@@ -3,7 +3,7 @@ import { BoundedStore } from '../transport/boundedStore';
 /**
  * Everything the trigger holds in an n8n process between n8n's calls, with its bounds. At most,
  * all trigger nodes together: 50,000 delivery keys (about 14 MB), 1,000 nodes (each at most 400
- * recent keys, 200 failed keys, 200 open requests), 1,000 failed activations and 1,000 nodes whose
+ * recent keys and 200 open requests), 1,000 failed activations and 1,000 nodes whose
  * unusable Notification ID Field was logged.
  */
 
@@ -15,8 +15,7 @@ export const MEMORY_MAX_KEYS = 50_000;
 export const MEMORY_MAX_AGE_MS = 24 * HOUR;
 /** Nodes with a memory of deliveries; the least recently used leaves first, with its keys. */
 export const MEMORY_MAX_NODES = 1_000;
-/** Per node: keys whose request n8n answered with an error, and requests not yet answered. */
-export const MAX_FAILED_KEYS = 200;
+/** Per node: requests not yet answered. */
 export const MAX_OPEN_REQUESTS = 200;
 
 /** n8n's answer to one webhook request (express' Response): ended once n8n answered, with its status. */
@@ -40,8 +39,6 @@ export interface NodeMemory {
 	confirmed: string[];
 	/** How many keys were ever confirmed: tells the keys answered since a request was loaded. */
 	confirmedTotal: number;
-	/** Keys whose request n8n answered with an error: left out of static data (at most MAX_FAILED_KEYS). */
-	failed: Set<string>;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
 	open: Set<RecentDeliveries>;
 }
@@ -49,7 +46,7 @@ export interface NodeMemory {
 let serials = 0;
 
 export function newNodeMemory(webhookId: string): NodeMemory {
-	return { serial: ++serials, webhookId, confirmed: [], confirmedTotal: 0, failed: new Set(), open: new Set() };
+	return { serial: ++serials, webhookId, confirmed: [], confirmedTotal: 0, open: new Set() };
 }
 
 /** One accepted delivery; `answer` is set until n8n's answer to its request is known. */
