@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import type { Stamped } from './savedKeys';
+import { appendKey, latestStamp, loadedKeys, newestKeys, saveKeys } from './savedKeys';
 import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
 import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
 
@@ -10,7 +12,7 @@ import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_OPEN_REQUESTS, new
  * A key counts once n8n answered its request 2xx (a 500 means no execution: the platform's re-send
  * must run); it then goes into the static data of every unanswered request. A copy that arrives
  * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS). Each request's static
- * data keeps what it loaded (keys other processes wrote) beside this process's: merged().
+ * data keeps what it loaded (keys other processes wrote) beside this process's (savedKeys.ts).
  */
 
 /** How long a copy waits for n8n's answer to the first copy before it is answered 503. */
@@ -59,14 +61,6 @@ function bounded<T>(set: Set<T>, value: T, max: number): void {
 	if (set.size > max) set.delete(set.values().next().value as T);
 }
 
-/** Adds a key to an unanswered request's static data in place (its request already changed it). */
-function append(data: RecentDeliveries, key: string, window: number): void {
-	const list = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : (data.recentDeliveries = []);
-	if (list.includes(key)) return;
-	list.push(key);
-	if (list.length > window) list.splice(0, list.length - window);
-}
-
 /** n8n answered the request that carried `key`: the key counts (2xx) or is forgotten. */
 function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number): void {
 	const answer = entry.answer;
@@ -81,51 +75,23 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 	if (deliveryKeyStore.get(at) === entry) deliveryKeyStore.delete(at);
 }
 
+/** The key counts: stamped as the newest, and added to the static data of every unanswered request. */
 function confirm(node: NodeMemory, key: string, window: number): void {
-	node.confirmed.push(key);
-	node.confirmedTotal++;
+	const stamped = { key, stamp: ++node.clock };
+	node.confirmed.push(stamped);
 	if (node.confirmed.length > 2 * window) node.confirmed = node.confirmed.slice(-window);
-	for (const data of node.open) append(data, key, window);
+	for (const data of node.open) appendKey(data, stamped, window);
 }
 
 /**
- * This request's static data: the newest `window` keys of what it loaded and what this process
- * confirmed, in answer order, then its own key. Loaded keys keep their order (another process's
- * among them); a key confirmed here before the load that the load lacks goes right after the
- * newest key before it that the load holds (or first); a key confirmed since the load goes last.
+ * Records an accepted key. This request's static data: the newest `window` of what it loaded and
+ * what this process confirmed, then its own key (savedKeys.ts).
  */
-function merged(loaded: string[], node: NodeMemory, key: string, confirmedAtLoad: number, window: number): string[] {
-	const { confirmed } = node;
-	const sinceLoad = Math.min(confirmed.length, Math.max(0, node.confirmedTotal - confirmedAtLoad));
-	const held = new Set(loaded);
-	const after = new Map<string | undefined, string[]>();
-	let anchor: string | undefined;
-	for (const k of confirmed.slice(0, confirmed.length - sinceLoad)) {
-		if (held.has(k)) anchor = k;
-		else if (after.has(anchor)) after.get(anchor)?.push(k);
-		else after.set(anchor, [k]);
-	}
-	const out: string[] = [];
-	const taken = new Set<string>([key]);
-	const add = (k: string) => {
-		if (taken.has(k)) return;
-		taken.add(k);
-		out.push(k);
-	};
-	for (const k of after.get(undefined) ?? []) add(k);
-	for (const k of loaded) {
-		add(k);
-		for (const c of after.get(k) ?? []) add(c);
-	}
-	for (const k of confirmed.slice(confirmed.length - sinceLoad)) add(k);
-	out.push(key);
-	return out.length > window ? out.slice(-window) : out;
-}
-
-function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number, confirmedAtLoad: number): void {
+function record(node: NodeMemory, key: string, loaded: Stamped[], data: RecentDeliveries, answer: Answer | undefined, window: number): void {
 	const entry: KeyEntry = { node, answer };
 	deliveryKeyStore.set(slot(node, key), entry);
-	data.recentDeliveries = merged(saved, node, key, confirmedAtLoad, window);
+	node.clock = Math.max(node.clock, latestStamp(loaded)) + 1;
+	saveKeys(data, newestKeys([loaded, node.confirmed, [{ key, stamp: node.clock }]], window));
 	if (!answer) {
 		confirm(node, key, window);
 		return;
@@ -152,11 +118,9 @@ export async function admit(
 	window: number,
 	legacy: string[] = [],
 ): Promise<Admission> {
-	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries.filter((k): k is string => typeof k === 'string') : [];
+	const loaded = loadedKeys(data);
+	const saved = new Set(loaded.map((k) => k.key));
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-	// What this process had confirmed when the request was loaded (n8n loads it just before).
-	const atLoad = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
-	const confirmedAtLoad = atLoad.confirmedTotal;
 	for (;;) {
 		const node = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
 		const at = slot(node, key);
@@ -166,9 +130,9 @@ export async function admit(
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
 			// A saved key was answered 2xx where it was saved (n8n saves nothing of a request it answers with an error).
-			const seen = saved.includes(key) || legacy.some((k) => saved.includes(k));
+			const seen = saved.has(key) || legacy.some((k) => saved.has(k));
 			if (seen) return 'duplicate';
-			record(node, key, saved, data, answer, window, node === atLoad ? confirmedAtLoad : 0);
+			record(node, key, loaded, data, answer, window);
 			return 'accept';
 		}
 		// The first copy is still unanswered: its answer decides.

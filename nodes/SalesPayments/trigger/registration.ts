@@ -315,6 +315,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	await sweep(ctx, verdict);
 	forget(me.data);
 	delete me.data.recentDeliveries;
+	delete me.data.recentDeliveryStamps;
 	// A deactivation: what this process remembers of the deliveries goes too (a test listen's never had any).
 	if (me.kind === 'production') forgetNode(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id ?? ctx.getNode().name);
 	return true;

@@ -25,9 +25,10 @@ export interface Answer {
 	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
-/** The part of a request's static data the memory writes. */
+/** The part of a request's static data the memory writes: keys, oldest first, and their stamps (savedKeys.ts). */
 export interface RecentDeliveries {
 	recentDeliveries?: string[];
+	recentDeliveryStamps?: number[];
 }
 
 /** What this process remembers of one trigger node (one workflow, one node, one platform webhook). */
@@ -35,10 +36,10 @@ export interface NodeMemory {
 	/** A number of this process for this memory: its keys are stored as `<serial>:<key>`. */
 	serial: number;
 	webhookId: string;
-	/** Keys n8n answered 2xx, newest last: what a request's static data gets (at most twice the window). */
-	confirmed: string[];
-	/** How many keys were ever confirmed: tells the keys answered since a request was loaded. */
-	confirmedTotal: number;
+	/** Keys n8n answered 2xx with their stamps, newest last: what a request's static data gets (at most twice the window). */
+	confirmed: Array<{ key: string; stamp: number }>;
+	/** The Lamport counter of the stamps: past every stamp this process loaded or gave. */
+	clock: number;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
 	open: Set<RecentDeliveries>;
 }
@@ -46,7 +47,7 @@ export interface NodeMemory {
 let serials = 0;
 
 export function newNodeMemory(webhookId: string): NodeMemory {
-	return { serial: ++serials, webhookId, confirmed: [], confirmedTotal: 0, open: new Set() };
+	return { serial: ++serials, webhookId, confirmed: [], clock: 0, open: new Set() };
 }
 
 /** One accepted delivery; `answer` is set until n8n's answer to its request is known. */

@@ -69,8 +69,6 @@ export interface DeliverOptions {
 /** One delivery as the node saw it and as n8n would have answered it. */
 export interface DeliveryResult {
 	response: IWebhookResponseData;
-	/** The node's static data as this request loaded it from the database. */
-	loaded: IDataObject;
 	/** Items that would start an execution; undefined when none starts. */
 	items?: INodeExecutionData[];
 	httpStatus: number;
@@ -447,7 +445,6 @@ export class TriggerHarness {
 		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.fromDatabase();
 		const context = new WebhookContext(workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
 		this.recordLogs(context);
-		const loaded = copy(workflow.getStaticData('node', this.node));
 		const started = performance.now();
 		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
 		this.webhookMs += performance.now() - started;
@@ -460,7 +457,7 @@ export class TriggerHarness {
 			} catch (error) {
 				// webhook-helpers.js: the error goes to the response callback; n8n answers 500, saves nothing.
 				this.answer(res, 500, { code: 0, message: (error as Error).message });
-				return { response, loaded, httpStatus: 500, httpBody: res.body };
+				return { response, httpStatus: 500, httpBody: res.body };
 			}
 			this.executions.push(items);
 		}
@@ -473,7 +470,7 @@ export class TriggerHarness {
 		else httpBody = { message: 'Webhook call received' };
 		if (!options.isTest) await this.saveStaticData(workflow);
 		this.answer(res, httpStatus, httpBody);
-		return { response, loaded, items, httpStatus, httpBody };
+		return { response, items, httpStatus, httpBody };
 	}
 
 	/**
