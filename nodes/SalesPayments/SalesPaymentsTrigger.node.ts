@@ -47,7 +47,7 @@ export class SalesPaymentsTrigger implements INodeType {
 						default: '',
 						placeholder: 'e.g. data.eventId',
 						description:
-							'For Ignore Duplicate Deliveries: the field of the delivered body that names the notification, as a dot path (for example ID or data.eventId). When set, two deliveries of one event with the same value there are one notification whatever else differs (a retry with a new sending time is dropped, but two notifications that share that value run once). A delivery where it is missing, empty, or not a text or whole number is judged by its whole body, and n8n\'s log says so once. Empty: the whole body decides.',
+							'For Ignore Duplicate Deliveries: the field of the delivered body that names the notification, as a dot path such as data.eventId (a top-level field is its name alone). When set, two deliveries of one event with the same value there are one notification whatever else differs (a retry with a new sending time is dropped, but two notifications that share that value run once). A delivery where it is missing, empty, or not a text or whole number is judged by its whole body, and n8n\'s log says so once. Empty: the whole body decides.',
 					},
 					...notifyOnFailFields,
 					{

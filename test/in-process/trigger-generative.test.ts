@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Ignore Duplicate Deliveries, generated (issue 55): seeded bodies in 16 shapes (flat, envelopes with
  * and without ids, empty ids, Stripe-like, nested arrays, numbers as strings, unicode, decimals,
