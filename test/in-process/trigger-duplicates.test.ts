@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { canonicalBody, canonicalText } from '../../nodes/SalesPayments/trigger/jsonValue';
 import { TriggerHarness } from '../support/harness/trigger';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 
@@ -150,6 +151,29 @@ describe('issue 55 case 1: no field is taken for the notification id', () => {
 		expect(await latin(0xe8)).toBe(true);
 		expect(await latin(0xe9)).toBe(false);
 		expect(h.executions).toHaveLength(5);
+	});
+});
+
+describe('the JSON reader (trigger/jsonValue.ts)', () => {
+	it('reads what JSON.parse reads, to the text earlier builds hashed from the parsed body when nothing is lost', () => {
+		const texts = ['{"b":[1,2.5,-0.25e-3,{"z":null,"a":true}],"a":"x\\u00e9\\n","":{}}', '[]', '"only"', ' 12 ', '{"__proto__":{"a":1},"a":[[],{}]}', '{"é":1,"e":2,"É":3}'];
+		for (const text of texts) expect(canonicalText(text)).toEqual({ text: canonicalBody(JSON.parse(text)), exact: true });
+	});
+
+	it('refuses what is not one JSON value (the bytes decide then), and nesting past the stack, without throwing', () => {
+		for (const bad of ['', '{"a":1,}', "{'a':1}", '[NaN]', '01', '{"a":1} {}', '"tab\there"', '"\\x41"', '{"a"}', '[1,]', '"\\', 'tru', '-', '1.', '1e']) {
+			expect([bad, canonicalText(bad)]).toEqual([bad, undefined]);
+		}
+		expect(canonicalText(`${'['.repeat(200_000)}${']'.repeat(200_000)}`)).toBeUndefined();
+	});
+
+	it('keeps apart what n8n reads as one value: lone surrogates, numbers past a float, repeated names', () => {
+		expect(canonicalText('"\\ud800"')?.text).not.toBe(canonicalText('"\\udc00"')?.text);
+		expect(canonicalText('1e400')).toEqual({ text: '1e400', exact: false });
+		expect(canonicalText('1E+400')?.text).toBe(canonicalText('0.01e402')?.text);
+		expect(canonicalText('-0')).toEqual({ text: '0', exact: true });
+		expect(canonicalText('{"a":1,"a":2}')?.exact).toBe(false);
+		expect(canonicalText('{"a":1,"a":2}')?.text).not.toBe(canonicalText('{"a":2,"a":1}')?.text);
 	});
 });
 

@@ -110,56 +110,46 @@ function readNumber(r: Reader): string {
 	return exactDecimal(token);
 }
 
-function readObject(r: Reader): string {
+/** The items of an object or array, each read by `item`, up to the bracket `close` (0x7d or 0x5d). */
+function readItems<T>(r: Reader, close: number, item: () => T): T[] {
 	r.i++;
 	skipSpace(r);
-	if (r.s.charCodeAt(r.i) === 0x7d) {
+	const items: T[] = [];
+	if (r.s.charCodeAt(r.i) === close) {
 		r.i++;
-		return '{}';
+		return items;
 	}
-	const members: Array<[name: string, text: string]> = [];
 	for (;;) {
-		if (r.s.charCodeAt(r.i) !== 0x22) throw new NotJson();
-		const [name, chars] = readString(r);
-		skipSpace(r);
-		expect(r, ':');
-		skipSpace(r);
-		members.push([chars, `${name}:${readValue(r)}`]);
+		items.push(item());
 		skipSpace(r);
 		const c = r.s.charCodeAt(r.i++);
-		if (c === 0x7d) break;
+		if (c === close) return items;
 		if (c !== 0x2c) throw new NotJson();
 		skipSpace(r);
 	}
+}
+
+function readMember(r: Reader): [name: string, text: string] {
+	if (r.s.charCodeAt(r.i) !== 0x22) throw new NotJson();
+	const [name, chars] = readString(r);
+	skipSpace(r);
+	expect(r, ':');
+	skipSpace(r);
+	return [chars, `${name}:${readValue(r)}`];
+}
+
+function readObject(r: Reader): string {
+	const members = readItems(r, 0x7d, () => readMember(r));
 	// Stable: members of one name keep their order, and so their meaning (the last one wins).
 	members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 	for (let k = 1; k < members.length; k++) if (members[k][0] === members[k - 1][0]) r.exact = false;
 	return `{${members.map((m) => m[1]).join(',')}}`;
 }
 
-function readArray(r: Reader): string {
-	r.i++;
-	skipSpace(r);
-	if (r.s.charCodeAt(r.i) === 0x5d) {
-		r.i++;
-		return '[]';
-	}
-	const items: string[] = [];
-	for (;;) {
-		items.push(readValue(r));
-		skipSpace(r);
-		const c = r.s.charCodeAt(r.i++);
-		if (c === 0x5d) break;
-		if (c !== 0x2c) throw new NotJson();
-		skipSpace(r);
-	}
-	return `[${items.join(',')}]`;
-}
-
 function readValue(r: Reader): string {
 	const c = r.s.charCodeAt(r.i);
 	if (c === 0x7b) return readObject(r);
-	if (c === 0x5b) return readArray(r);
+	if (c === 0x5b) return `[${readItems(r, 0x5d, () => readValue(r)).join(',')}]`;
 	if (c === 0x22) return readString(r)[0];
 	if (c === 0x74) return expect(r, 'true');
 	if (c === 0x66) return expect(r, 'false');
