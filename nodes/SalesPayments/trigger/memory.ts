@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import type { Stamped } from './savedKeys';
+import type { KeyList } from './savedKeys';
 import { appendKey, latestStamp, loadedKeys, newestKeys, saveKeys } from './savedKeys';
 import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
 import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
@@ -77,21 +77,23 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 
 /** The key counts: stamped as the newest, and added to the static data of every unanswered request. */
 function confirm(node: NodeMemory, key: string, window: number): void {
-	const stamped = { key, stamp: ++node.clock };
-	node.confirmed.push(stamped);
-	if (node.confirmed.length > 2 * window) node.confirmed = node.confirmed.slice(-window);
-	for (const data of node.open) appendKey(data, stamped, window);
+	const stamp = ++node.clock;
+	const { confirmed } = node;
+	confirmed.keys.push(key);
+	confirmed.stamps.push(stamp);
+	if (confirmed.keys.length > 2 * window) node.confirmed = { keys: confirmed.keys.slice(-window), stamps: confirmed.stamps.slice(-window) };
+	for (const data of node.open) appendKey(data, key, stamp, window);
 }
 
 /**
  * Records an accepted key. This request's static data: the newest `window` of what it loaded and
  * what this process confirmed, then its own key (savedKeys.ts).
  */
-function record(node: NodeMemory, key: string, loaded: Stamped[], data: RecentDeliveries, answer: Answer | undefined, window: number): void {
+function record(node: NodeMemory, key: string, loaded: KeyList, data: RecentDeliveries, answer: Answer | undefined, window: number): void {
 	const entry: KeyEntry = { node, answer };
 	deliveryKeyStore.set(slot(node, key), entry);
 	node.clock = Math.max(node.clock, latestStamp(loaded)) + 1;
-	saveKeys(data, newestKeys([loaded, node.confirmed, [{ key, stamp: node.clock }]], window));
+	saveKeys(data, newestKeys([loaded, node.confirmed, { keys: [key], stamps: [node.clock] }], window));
 	if (!answer) {
 		confirm(node, key, window);
 		return;
@@ -119,7 +121,7 @@ export async function admit(
 	legacy: string[] = [],
 ): Promise<Admission> {
 	const loaded = loadedKeys(data);
-	const saved = new Set(loaded.map((k) => k.key));
+	const saved = loaded.keys;
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 	for (;;) {
 		const node = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
@@ -130,7 +132,7 @@ export async function admit(
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
 			// A saved key was answered 2xx where it was saved (n8n saves nothing of a request it answers with an error).
-			const seen = saved.has(key) || legacy.some((k) => saved.has(k));
+			const seen = saved.includes(key) || legacy.some((k) => saved.includes(k));
 			if (seen) return 'duplicate';
 			record(node, key, loaded, data, answer, window);
 			return 'accept';

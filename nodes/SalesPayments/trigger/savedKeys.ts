@@ -11,53 +11,86 @@ import type { RecentDeliveries } from './stores';
  * are older than all stamped ones, in their order.
  */
 
-export interface Stamped {
-	key: string;
-	stamp: number;
+/** Keys and their stamps, oldest first (plain arrays: n8n's static data reads each element through a proxy). */
+export interface KeyList {
+	keys: string[];
+	stamps: number[];
 }
 
-/** What a request loaded: its keys with their stamps (0 where none was saved). */
-export function loadedKeys(data: RecentDeliveries): Stamped[] {
-	const keys: unknown[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
-	const stamps: unknown[] = Array.isArray(data.recentDeliveryStamps) && data.recentDeliveryStamps.length === keys.length ? data.recentDeliveryStamps : [];
-	const out: Stamped[] = [];
-	keys.forEach((key, i) => {
-		const stamp = stamps[i];
-		if (typeof key === 'string') out.push({ key, stamp: typeof stamp === 'number' && Number.isFinite(stamp) ? stamp : 0 });
-	});
-	return out;
-}
-
-/** The highest stamp of `keys` (0 for none). */
-export function latestStamp(keys: Stamped[]): number {
-	let latest = 0;
-	for (const { stamp } of keys) if (stamp > latest) latest = stamp;
-	return latest;
-}
-
-/** The newest `window` keys of the lists together, each with its newest stamp, oldest first (ties in the order given). */
-export function newestKeys(lists: Stamped[][], window: number): Stamped[] {
-	const newest = new Map<string, number>();
-	for (const list of lists) {
-		for (const { key, stamp } of list) {
-			const known = newest.get(key);
-			if (known === undefined || stamp > known) newest.set(key, stamp);
-		}
+/** What a request loaded, read once: its keys with their stamps (0 where none was saved), oldest first. */
+export function loadedKeys(data: RecentDeliveries): KeyList {
+	const savedKeys: unknown[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
+	const savedStamps: unknown[] = Array.isArray(data.recentDeliveryStamps) && data.recentDeliveryStamps.length === savedKeys.length ? data.recentDeliveryStamps : [];
+	const list: KeyList = { keys: [], stamps: [] };
+	let sorted = true;
+	for (let i = 0; i < savedKeys.length; i++) {
+		const key = savedKeys[i];
+		if (typeof key !== 'string') continue;
+		const stamp = savedStamps[i];
+		const value = typeof stamp === 'number' && Number.isFinite(stamp) ? stamp : 0;
+		if (list.stamps.length > 0 && value < list.stamps[list.stamps.length - 1]) sorted = false;
+		list.keys.push(key);
+		list.stamps.push(value);
 	}
-	const all = Array.from(newest, ([key, stamp]) => ({ key, stamp }));
-	all.sort((a, b) => a.stamp - b.stamp);
-	return all.length > window ? all.slice(-window) : all;
+	if (sorted) return list;
+	// Written by hand or by another tool: put in stamp order, ties as they were.
+	const order = list.keys.map((_, i) => i).sort((a, b) => list.stamps[a] - list.stamps[b] || a - b);
+	return { keys: order.map((i) => list.keys[i]), stamps: order.map((i) => list.stamps[i]) };
 }
 
-/** Sets a request's static data to `keys`. */
-export function saveKeys(data: RecentDeliveries, keys: Stamped[]): void {
-	data.recentDeliveries = keys.map((k) => k.key);
-	data.recentDeliveryStamps = keys.map((k) => k.stamp);
+/** The highest stamp of a list (0 for none). */
+export function latestStamp(list: KeyList): number {
+	return list.stamps.length > 0 ? list.stamps[list.stamps.length - 1] : 0;
 }
 
-/** Adds a key answered since (the newest) to an unanswered request's static data, in place. */
-export function appendKey(data: RecentDeliveries, added: Stamped, window: number): void {
-	const keys = loadedKeys(data).filter((k) => k.key !== added.key);
-	keys.push(added);
-	saveKeys(data, keys.length > window ? keys.slice(-window) : keys);
+/** The newest `window` keys of the lists together, each at its newest stamp, oldest first: one walk from the newest end. */
+export function newestKeys(lists: KeyList[], window: number): KeyList {
+	const next = lists.map((list) => list.keys.length - 1);
+	const taken = new Set<string>();
+	const keys: string[] = [];
+	const stamps: number[] = [];
+	while (keys.length < window) {
+		let from = -1;
+		for (let j = 0; j < lists.length; j++) {
+			if (next[j] >= 0 && (from < 0 || lists[j].stamps[next[j]] > lists[from].stamps[next[from]])) from = j;
+		}
+		if (from < 0) break;
+		const at = next[from]--;
+		const key = lists[from].keys[at];
+		if (taken.has(key)) continue;
+		taken.add(key);
+		keys.push(key);
+		stamps.push(lists[from].stamps[at]);
+	}
+	return { keys: keys.reverse(), stamps: stamps.reverse() };
+}
+
+/** Sets a request's static data to `list`. */
+export function saveKeys(data: RecentDeliveries, list: KeyList): void {
+	data.recentDeliveries = list.keys;
+	data.recentDeliveryStamps = list.stamps;
+}
+
+/**
+ * Adds a key answered since (the newest) to an unanswered request's static data, in place: its
+ * arrays were set by saveKeys() when the request was recorded.
+ */
+export function appendKey(data: RecentDeliveries, key: string, stamp: number, window: number): void {
+	const keys = data.recentDeliveries;
+	const stamps = data.recentDeliveryStamps;
+	if (!Array.isArray(keys) || !Array.isArray(stamps) || keys.length !== stamps.length) {
+		saveKeys(data, newestKeys([loadedKeys(data), { keys: [key], stamps: [stamp] }], window));
+		return;
+	}
+	const at = keys.indexOf(key);
+	if (at >= 0) {
+		keys.splice(at, 1);
+		stamps.splice(at, 1);
+	}
+	keys.push(key);
+	stamps.push(stamp);
+	if (keys.length > window) {
+		keys.splice(0, keys.length - window);
+		stamps.splice(0, stamps.length - window);
+	}
 }

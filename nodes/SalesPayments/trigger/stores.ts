@@ -37,7 +37,7 @@ export interface NodeMemory {
 	serial: number;
 	webhookId: string;
 	/** Keys n8n answered 2xx with their stamps, newest last: what a request's static data gets (at most twice the window). */
-	confirmed: Array<{ key: string; stamp: number }>;
+	confirmed: { keys: string[]; stamps: number[] };
 	/** The Lamport counter of the stamps: past every stamp this process loaded or gave. */
 	clock: number;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
@@ -47,7 +47,7 @@ export interface NodeMemory {
 let serials = 0;
 
 export function newNodeMemory(webhookId: string): NodeMemory {
-	return { serial: ++serials, webhookId, confirmed: [], clock: 0, open: new Set() };
+	return { serial: ++serials, webhookId, confirmed: { keys: [], stamps: [] }, clock: 0, open: new Set() };
 }
 
 /** One accepted delivery; `answer` is set until n8n's answer to its request is known. */
