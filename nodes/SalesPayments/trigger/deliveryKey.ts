@@ -27,8 +27,8 @@ export interface Delivery {
 export interface DeliveryKeys {
 	/** The key remembered for this delivery. */
 	key: string;
-	/** Keys an earlier version saved for this body: its re-send after an upgrade is still caught. */
-	legacy: string[];
+	/** Keys an earlier version saved for this body (its re-send after an upgrade is still caught), made when asked. */
+	legacy: () => string[];
 	/** Why the Notification ID Field could not be used for this delivery (the whole body decided). */
 	idFallback?: string;
 }
@@ -82,10 +82,14 @@ function utf8Text(raw: Uint8Array, encoding: string | undefined): string | undef
 }
 
 /** Keys that 0.1.0 and earlier builds saved for a whole body: both hashed the body as n8n parsed it. */
-function legacyKeys(body: unknown, key: string): string[] {
-	const asSent = hash(`body:${JSON.stringify(body ?? null)}`);
-	return asSent === key ? [] : [asSent];
+function legacyKeys(body: unknown, key: string): () => string[] {
+	return () => {
+		const asSent = hash(`body:${JSON.stringify(body ?? null)}`);
+		return asSent === key ? [] : [asSent];
+	};
 }
+
+const none = (): string[] => [];
 
 /**
  * The whole body's key: its canonical text (exact bodies keep the `body:` keys earlier builds
@@ -99,8 +103,8 @@ function bodyKeys({ body, raw, encoding }: Delivery): DeliveryKeys {
 	}
 	const text = utf8Text(raw, encoding);
 	const canonical = text === undefined ? undefined : canonicalText(text);
-	if (canonical === undefined) return { key: createHash('sha256').update('bytes:').update(raw).digest('hex'), legacy: [] };
-	if (!canonical.exact) return { key: hash(`json:${canonical.text}`), legacy: [] };
+	if (canonical === undefined) return { key: createHash('sha256').update('bytes:').update(raw).digest('hex'), legacy: none };
+	if (!canonical.exact) return { key: hash(`json:${canonical.text}`), legacy: none };
 	const key = hash(`body:${canonical.text}`);
 	return { key, legacy: legacyKeys(body, key) };
 }
@@ -109,6 +113,6 @@ function bodyKeys({ body, raw, encoding }: Delivery): DeliveryKeys {
 export function deliveryKeys(delivery: Delivery, idPath?: string[]): DeliveryKeys {
 	if (!idPath) return bodyKeys(delivery);
 	const { id, reason } = idAt(delivery.body, idPath);
-	if (id !== undefined) return { key: hash(`id:${delivery.event ?? ''}\u0000${id}`), legacy: [] };
+	if (id !== undefined) return { key: hash(`id:${delivery.event ?? ''}\u0000${id}`), legacy: none };
 	return { ...bodyKeys(delivery), idFallback: reason };
 }

@@ -118,7 +118,7 @@ export async function admit(
 	data: RecentDeliveries,
 	answer: Answer | undefined,
 	window: number,
-	legacy: string[] = [],
+	legacy: () => string[] = () => [],
 ): Promise<Admission> {
 	const loaded = loadedKeys(data);
 	const saved = loaded.keys;
@@ -132,7 +132,8 @@ export async function admit(
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
 			// A saved key was answered 2xx where it was saved (n8n saves nothing of a request it answers with an error).
-			const seen = saved.includes(key) || legacy.some((k) => saved.includes(k));
+			// Keys of earlier versions have no stamp (0): only then are theirs looked for.
+			const seen = saved.includes(key) || (loaded.stamps[0] === 0 && legacy().some((k) => saved.includes(k)));
 			if (seen) return 'duplicate';
 			record(node, key, loaded, data, answer, window);
 			return 'accept';
