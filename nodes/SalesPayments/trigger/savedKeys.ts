@@ -45,22 +45,28 @@ export function latestStamp(list: KeyList): number {
 
 /** The newest `window` keys of the lists together, each at its newest stamp, oldest first: one walk from the newest end. */
 export function newestKeys(lists: KeyList[], window: number): KeyList {
-	const next = lists.map((list) => list.keys.length - 1);
+	const listKeys = lists.map((list) => list.keys);
+	const listStamps = lists.map((list) => list.stamps);
+	const next = listKeys.map((k) => k.length - 1);
 	const taken = new Set<string>();
 	const keys: string[] = [];
 	const stamps: number[] = [];
 	while (keys.length < window) {
 		let from = -1;
-		for (let j = 0; j < lists.length; j++) {
-			if (next[j] >= 0 && (from < 0 || lists[j].stamps[next[j]] > lists[from].stamps[next[from]])) from = j;
+		let newest = 0;
+		for (let j = 0; j < next.length; j++) {
+			const at = next[j];
+			if (at >= 0 && (from < 0 || listStamps[j][at] > newest)) {
+				from = j;
+				newest = listStamps[j][at];
+			}
 		}
 		if (from < 0) break;
-		const at = next[from]--;
-		const key = lists[from].keys[at];
+		const key = listKeys[from][next[from]--];
 		if (taken.has(key)) continue;
 		taken.add(key);
 		keys.push(key);
-		stamps.push(lists[from].stamps[at]);
+		stamps.push(newest);
 	}
 	return { keys: keys.reverse(), stamps: stamps.reverse() };
 }
