@@ -154,6 +154,28 @@ describe('issue 55 case 1: no field is taken for the notification id', () => {
 	});
 });
 
+describe('the five example pairs of docs/triggers.md ("What Ignore Duplicate Deliveries catches")', () => {
+	it('runs or drops each pair as the table says, with and without the Notification ID Field', async () => {
+		const plain = await trigger();
+		const byId = await withIdField('id');
+		const first = '{"event":"order.partiallyPaid","id":"ord_7","data":{"paidAmountInCents":5000}}';
+		const pairs: Array<[string, string, boolean, boolean]> = [
+			// [first, second, second runs, second runs with Notification ID Field = id]
+			[first, first.replace('5000', '15000'), true, false],
+			[first, '{"data":{"paidAmountInCents":5e3}, "id":"ord_\\u0037", "event":"order.partiallyPaid"}', false, false],
+			['{"event":"order.paid","eventId":"","data":{"id":"ord_1"}}', '{"event":"order.paid","eventId":"","data":{"id":"ord_2"}}', true, true],
+			['{"event":"order.paid","id":"evt_1","sentAt":"2026-11-20T13:05:01Z"}', '{"event":"order.paid","id":"evt_1","sentAt":"2026-11-20T13:06:01Z"}', true, false],
+			['{"id":9007199254740993}', '{"id":9007199254740992}', true, true],
+		];
+		for (const [a, b, runsPlain, runsById] of pairs) {
+			for (const [h, expected] of [[plain, runsPlain], [byId, runsById]] as const) {
+				await runsText(h, a);
+				expect([a, b, await runsText(h, b)]).toEqual([a, b, expected]);
+			}
+		}
+	});
+});
+
 describe('the JSON reader (trigger/jsonValue.ts)', () => {
 	it('reads what JSON.parse reads, to the text earlier builds hashed from the parsed body when nothing is lost', () => {
 		const texts = ['{"b":[1,2.5,-0.25e-3,{"z":null,"a":true}],"a":"x\\u00e9\\n","":{}}', '[]', '"only"', ' 12 ', '{"__proto__":{"a":1},"a":[[],{}]}', '{"é":1,"e":2,"É":3}'];
