@@ -282,7 +282,7 @@ describe(`Ignore Duplicate Deliveries, generated (seed ${SEED})`, () => {
 		expect(run.violations.slice(0, 10)).toEqual([]);
 		expect(bodies).toBeGreaterThan(1_600);
 		expect(run.requiredDrops).toBeGreaterThan(300);
-		expect(procs.map((p) => p.life).reduce((a, c) => a + c)).toBeGreaterThan(2);
+		expect(procs.map((p) => p.life).reduce((a, c) => a + c)).toBeGreaterThanOrEqual(2);
 	}, 180_000);
 
 	it(`Notification ID Field = id: ${SIZES.idField} notifications whose retries change other fields, in two processes: two bodies with one id are one notification; without a usable id the body decides`, async () => {
