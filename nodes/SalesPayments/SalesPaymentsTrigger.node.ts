@@ -38,8 +38,16 @@ export class SalesPaymentsTrigger implements INodeType {
 						name: 'ignoreDuplicates',
 						type: 'boolean',
 						default: true,
-						description: `Whether to drop a delivery that repeats a notification already accepted: one with the same notification ID (eventId, notificationId, deliveryId, or an ID beside the event), or, without an ID, the same body. Two notifications about one order both run. Checked by this n8n process among the last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours (all trigger nodes together), even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. In node version 2 it is on unless switched off; in version 1, only once this option is added.`,
-
+						description: `Whether to drop a delivery that repeats a notification already accepted: one whose body is the same JSON value (key order, whitespace and escapes aside), or, when Notification ID Field is set, the same event and ID. A body that differs anywhere runs. Checked by this n8n process among the last ${PROCESS_WINDOW.toLocaleString('en-US')} of the last 24 hours (all trigger nodes together), even while the first is still running; after a restart or at another webhook process among the last ${DUPLICATE_WINDOW} saved. In node version 2 it is on unless switched off; in version 1, only once this option is added.`,
+					},
+					{
+						displayName: 'Notification ID Field',
+						name: 'notificationIdField',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. data.eventId',
+						description:
+							'For Ignore Duplicate Deliveries: the field of the delivered body that names the notification, as a dot path such as data.eventId (a top-level field is its name alone). When set, two deliveries of one event with the same value there are one notification whatever else differs (a retry with a new sending time is dropped, but two notifications that share that value run once). A delivery where it is missing, empty, or not a text or whole number is judged by its whole body, and n8n\'s log says so once. Empty: the whole body decides.',
 					},
 					...notifyOnFailFields,
 					{

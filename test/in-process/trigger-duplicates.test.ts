@@ -1,17 +1,18 @@
 /**
- * Ignore Duplicate Deliveries never drops a distinct notification (issue 44, cases 1, 2 and 5),
- * through the harness that handles each request as n8n 2.8.4 does (static data read per request,
- * the execution created, the static data written back, then the answer):
- * 1. two deliveries are one notification only with the same notification id, or, with none, the
- *    same JSON value; keys saved by the previous version still catch their re-sends;
- * 2. a key reaches another request's static data only once its own request was answered 2xx;
- * 5. the memory of one process: one bound for all nodes, idle nodes and old keys pruned whoever
- *    comes next, a new platform webhook or a deactivation here drops a node's keys.
+ * Ignore Duplicate Deliveries never drops a distinct notification, through the harness that handles
+ * each request as n8n 2.8.4 does (static data read per request, the execution created, the static
+ * data written back, then the answer; the raw body as n8n keeps it):
+ * - issue 55: no field is guessed (case 1: a top-level order id; case 2: an empty id), the same JSON
+ *   value read from the raw text (numbers by exact value, repeated names, escapes), the Notification
+ *   ID Field, one memory for every process (case 3), the keys earlier versions saved;
+ * - issue 44: a key reaches another request's static data only once its own request was answered
+ *   2xx (case 2); the memory of one process has a lifecycle (case 5).
  */
 import { createHash } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { canonicalBody, canonicalText } from '../../nodes/SalesPayments/trigger/jsonValue';
 import { TriggerHarness } from '../support/harness/trigger';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 
@@ -30,9 +31,15 @@ async function trigger(extra: Partial<Parameters<typeof TriggerHarness.start>[0]
 	return h;
 }
 
+/** A trigger whose Notification ID Field is `field`. */
+const withIdField = async (field: string, extra: Partial<Parameters<typeof TriggerHarness.start>[0]> = {}) =>
+	await trigger({ parameters: { ...EVENTS, options: { notificationIdField: field } } as INodeParameters, ...extra });
+
 const headersOf = (h: TriggerHarness) => ({ [SECRET_HEADER]: String(h.nodeStaticData.webhookSecret) });
 /** Whether a delivery started an execution (true) or was dropped as a repeat (false). */
 const runs = async (h: TriggerHarness, body: unknown) => (await h.deliver({ headers: headersOf(h), body })).items !== undefined;
+/** The same for a body sent as this text (n8n parses it; the node also reads the text). */
+const runsText = async (h: TriggerHarness, raw: string) => (await h.deliver({ headers: headersOf(h), raw })).items !== undefined;
 
 /** Order ORDER partially paid: the issue's example, as the platform's envelope carries it. */
 const partial = (id: string, paidAmountInCents: number) => ({
@@ -41,9 +48,10 @@ const partial = (id: string, paidAmountInCents: number) => ({
 	data: { id: ORDER, status: 'partially_paid', createdAt: CREATED, paidAmountInCents },
 });
 
+const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /** The key 1e288e7 (0.1.0) saved for a delivery (trigger/delivery.ts deliveryKey of that release). */
 function keySavedBy010(event: string, body: IDataObject): string {
-	const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 	const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
 	const notification = scalar(body.eventId ?? body.notificationId ?? body.deliveryId);
 	if (notification) return hash(`notification:${event}:${notification}`);
@@ -69,70 +77,274 @@ afterEach(async () => {
 	jest.restoreAllMocks();
 });
 
-describe('case 1: two deliveries are one notification only when they carry the same notification, or the same JSON value', () => {
-	it('two partial payments of one order both run; a byte-for-byte re-send, and one with its keys in another order, are dropped', async () => {
+describe('issue 55 case 1: no field is taken for the notification id', () => {
+	it('a top-level order id beside a record without one: two partial payments of one order both run; a byte-for-byte re-send is dropped', async () => {
 		const h = await trigger();
-		expect(await runs(h, partial('evt_1', 5000))).toBe(true);
-		expect(await runs(h, partial('evt_2', 15000))).toBe(true);
-		expect(await runs(h, JSON.parse(JSON.stringify(partial('evt_1', 5000))))).toBe(false);
-		const { id, event } = partial('evt_2', 15000);
-		expect(await runs(h, { data: { paidAmountInCents: 15000, createdAt: CREATED, status: 'partially_paid', id: ORDER }, id, event })).toBe(false);
-		// The platform's retry of a notification names it by its id, even with another delivery time.
-		expect(await runs(h, { ...partial('evt_2', 15000), sentAt: '2026-11-20T13:09:00Z' })).toBe(false);
+		const first = '{"event":"order.partiallyPaid","id":"ord_7","data":{"status":"partially_paid","paidAmountInCents":5000}}';
+		const second = '{"event":"order.partiallyPaid","id":"ord_7","data":{"status":"partially_paid","paidAmountInCents":15000}}';
+		expect(await runsText(h, first)).toBe(true);
+		expect(await runsText(h, second)).toBe(true);
+		expect(await runsText(h, first)).toBe(false);
+		expect(await runsText(h, second)).toBe(false);
 		expect(h.executions).toHaveLength(2);
 	});
 
-	it('without a notification id: two payments of one order, and a plan change with an unchanged status, all run; an exact re-send is dropped', async () => {
+	it('a second payment of one order, whose record has an id of its own, runs; a top-level id beside a record with another id is no notification id either', async () => {
 		const h = await trigger();
-		const payment = (paidAmountInCents: number) => ({ event: 'order.partiallyPaid', data: { id: ORDER, status: 'partially_paid', createdAt: CREATED, paidAmountInCents } });
-		expect(await runs(h, payment(5000))).toBe(true);
-		expect(await runs(h, payment(15000))).toBe(true);
-		const plan = (name: string) => ({ event: 'subscription.updated', subscription: { id: 'sub_9', status: 'active', createdAt: CREATED, plan: name } });
-		expect(await runs(h, plan('monthly'))).toBe(true);
-		expect(await runs(h, plan('yearly'))).toBe(true);
-		expect(await runs(h, payment(5000))).toBe(false);
-		expect(await runs(h, plan('yearly'))).toBe(false);
-		// A flat body: its `id` may be the order's own, so the body decides.
-		const flat = (paidAmountInCents: number) => ({ event: 'order.partiallyPaid', id: ORDER, status: 'partially_paid', paidAmountInCents });
-		expect(await runs(h, flat(5000))).toBe(true);
-		expect(await runs(h, flat(15000))).toBe(true);
-		expect(await runs(h, flat(15000))).toBe(false);
-		expect(h.executions).toHaveLength(6);
+		const payment = (id: string, amount: number) => `{"event":"order.partiallyPaid","id":"ord_X","payment":{"id":"${id}","status":"paid","amountInCents":${amount}}}`;
+		expect(await runsText(h, payment('pay_1', 5000))).toBe(true);
+		expect(await runsText(h, payment('pay_2', 5000))).toBe(true);
+		// The envelope of issue 44's example: another notification id with the same record runs as before.
+		expect(await runs(h, partial('evt_1', 5000))).toBe(true);
+		expect(await runs(h, partial('evt_2', 15000))).toBe(true);
+		// One notification id, two bodies: no longer one notification (its ID field can be named: below).
+		expect(await runs(h, { ...partial('evt_2', 15000), sentAt: '2026-11-20T13:09:00Z' })).toBe(true);
+		expect(await runsText(h, payment('pay_2', 5000))).toBe(false);
+		expect(h.executions).toHaveLength(5);
 	});
 
-	it('a body whose delivery time changes on each attempt, with no notification id, runs on each attempt (the documented limit)', async () => {
+	it('the same JSON value is one notification: keys in another order, other whitespace, \\u escapes; any other difference runs', async () => {
 		const h = await trigger();
-		const attempt = (sentAt: string) => ({ event: 'order.paid', sentAt, data: { id: ORDER, status: 'paid' } });
-		expect(await runs(h, attempt('2026-11-20T13:05:01Z'))).toBe(true);
-		expect(await runs(h, attempt('2026-11-20T13:06:01Z'))).toBe(true);
-		expect(await runs(h, attempt('2026-11-20T13:06:01Z'))).toBe(false);
+		expect(await runsText(h, '{"event":"order.paid","data":{"id":"ord_1","buyer":"José","tags":["a","b"],"valueInCents":4990}}')).toBe(true);
+		expect(await runsText(h, ' { "data" : { "valueInCents" : 4990 , "tags" : [ "a" , "b" ] , "buyer" : "Jos\\u00e9" , "id" : "\\u006frd_1" } ,\n\t"event" : "order.paid" } ')).toBe(false);
+		// An array's order is part of the value; so is every field, anywhere.
+		expect(await runsText(h, '{"event":"order.paid","data":{"id":"ord_1","buyer":"José","tags":["b","a"],"valueInCents":4990}}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","data":{"id":"ord_1","buyer":"Jose","tags":["a","b"],"valueInCents":4990}}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","data":{"id":"ord_1","buyer":"José","tags":["a","b"],"valueInCents":"4990"}}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","data":{"id":"ord_1","buyer":"José","tags":["a","b"],"valueInCents":4990,"note":null}}')).toBe(true);
+		expect(h.executions).toHaveLength(5);
 	});
 
-	it('keys saved by the previous version still catch their re-sends after an upgrade, except the record keys that merged notifications', async () => {
+	it('numbers are their exact value (1, 1.0, 1e0 and 10E-1 are one; 9007199254740993 and ...992, one float to n8n, are two); repeated names keep their order', async () => {
+		const h = await trigger();
+		const amount = (literal: string) => `{"event":"order.paid","data":{"id":"ord_n","amount":${literal}}}`;
+		expect(await runsText(h, amount('1'))).toBe(true);
+		for (const same of ['1.0', '1e0', '10E-1', '0.1e1', '1.000']) expect(await runsText(h, amount(same))).toBe(false);
+		expect(await runsText(h, amount('1.5'))).toBe(true);
+		expect(await runsText(h, amount('-1'))).toBe(true);
+		expect(await runsText(h, amount('9007199254740993'))).toBe(true);
+		expect(await runsText(h, amount('9007199254740992'))).toBe(true);
+		expect(await runsText(h, amount('9007199254740993.0'))).toBe(false);
+		expect(await runsText(h, amount('0.30000000000000001'))).toBe(true);
+		expect(await runsText(h, amount('0.3'))).toBe(true);
+		expect(await runsText(h, amount('1e400'))).toBe(true);
+		expect(await runsText(h, amount('10e399'))).toBe(false);
+		// n8n reads {"a":1,"a":2} as {"a":2}: three bodies n8n reads as two values, three notifications.
+		expect(await runsText(h, '{"event":"order.paid","a":1,"a":2}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","a":2}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","a":2,"a":1}')).toBe(true);
+		expect(await runsText(h, '{"a":1,"event":"order.paid","a":2}')).toBe(false);
+		expect(h.executions).toHaveLength(11);
+	});
+
+	it('a body that is not JSON, or not UTF-8 text, is one notification only with the same bytes', async () => {
+		const h = await trigger();
+		// A form body, as n8n parses one (querystring): the bytes decide, not the parsed fields.
+		const form = async (raw: string) => (await h.deliver({ headers: headersOf(h), raw, body: Object.fromEntries(new URLSearchParams(raw)) })).items !== undefined;
+		expect(await form('event=order.paid&order=1')).toBe(true);
+		expect(await form('event=order.paid&order=2')).toBe(true);
+		expect(await form('event=order.paid&order=1')).toBe(false);
+		expect(await form('order=1&event=order.paid')).toBe(true);
+		// Bytes that are not UTF-8 (n8n reads each bad byte as U+FFFD): two bodies n8n reads alike run.
+		const latin = async (byte: number) => (await h.deliver({ headers: headersOf(h), raw: Buffer.from([...Buffer.from('{"event":"order.paid","buyer":"Jos'), byte, ...Buffer.from('"}')]), body: { event: 'order.paid', buyer: 'Jos\ufffd' } })).items !== undefined;
+		expect(await latin(0xe9)).toBe(true);
+		expect(await latin(0xe8)).toBe(true);
+		expect(await latin(0xe9)).toBe(false);
+		expect(h.executions).toHaveLength(5);
+	});
+});
+
+describe('the five example pairs of docs/triggers.md ("What Ignore Duplicate Deliveries catches")', () => {
+	it('runs or drops each pair as the table says, with and without the Notification ID Field', async () => {
+		const plain = await trigger();
+		const byId = await withIdField('id');
+		const first = '{"event":"order.partiallyPaid","id":"ord_7","data":{"paidAmountInCents":5000}}';
+		const pairs: Array<[string, string, boolean, boolean]> = [
+			// [first, second, second runs, second runs with Notification ID Field = id]
+			[first, first.replace('5000', '15000'), true, false],
+			[first, '{"data":{"paidAmountInCents":5e3}, "id":"ord_\\u0037", "event":"order.partiallyPaid"}', false, false],
+			['{"event":"order.paid","eventId":"","data":{"id":"ord_1"}}', '{"event":"order.paid","eventId":"","data":{"id":"ord_2"}}', true, true],
+			['{"event":"order.paid","id":"evt_1","sentAt":"2026-11-20T13:05:01Z"}', '{"event":"order.paid","id":"evt_1","sentAt":"2026-11-20T13:06:01Z"}', true, false],
+			['{"id":9007199254740993}', '{"id":9007199254740992}', true, true],
+		];
+		for (const [a, b, runsPlain, runsById] of pairs) {
+			for (const [h, expected] of [[plain, runsPlain], [byId, runsById]] as const) {
+				await runsText(h, a);
+				expect([a, b, await runsText(h, b)]).toEqual([a, b, expected]);
+			}
+		}
+	});
+});
+
+describe('the JSON reader (trigger/jsonValue.ts)', () => {
+	it('reads what JSON.parse reads, to the text earlier builds hashed from the parsed body when nothing is lost', () => {
+		const texts = ['{"b":[1,2.5,-0.25e-3,{"z":null,"a":true}],"a":"x\\u00e9\\n","":{}}', '[]', '"only"', ' 12 ', '{"__proto__":{"a":1},"a":[[],{}]}', '{"é":1,"e":2,"É":3}'];
+		for (const text of texts) expect(canonicalText(text)).toEqual({ text: canonicalBody(JSON.parse(text)), exact: true });
+	});
+
+	it('refuses what is not one JSON value (the bytes decide then), and nesting past the stack, without throwing', () => {
+		for (const bad of ['', '{"a":1,}', "{'a':1}", '[NaN]', '01', '{"a":1} {}', '"tab\there"', '"\\x41"', '{"a"}', '[1,]', '"\\', 'tru', '-', '1.', '1e']) {
+			expect([bad, canonicalText(bad)]).toEqual([bad, undefined]);
+		}
+		expect(canonicalText(`${'['.repeat(200_000)}${']'.repeat(200_000)}`)).toBeUndefined();
+	});
+
+	it('keeps apart what n8n reads as one value: lone surrogates, numbers past a float, repeated names', () => {
+		expect(canonicalText('"\\ud800"')?.text).not.toBe(canonicalText('"\\udc00"')?.text);
+		expect(canonicalText('1e400')).toEqual({ text: '1e400', exact: false });
+		expect(canonicalText('1E+400')?.text).toBe(canonicalText('0.01e402')?.text);
+		expect(canonicalText('-0')).toEqual({ text: '0', exact: true });
+		expect(canonicalText('{"a":1,"a":2}')?.exact).toBe(false);
+		expect(canonicalText('{"a":1,"a":2}')?.text).not.toBe(canonicalText('{"a":2,"a":1}')?.text);
+	});
+});
+
+describe('issue 55 case 2: an empty id is not an id', () => {
+	it('60 notifications of 20 orders with an empty eventId, notificationId or deliveryId: 60 runs; each re-send dropped', async () => {
+		const h = await trigger();
+		const bodies: IDataObject[] = [];
+		for (const field of ['eventId', 'notificationId', 'deliveryId']) {
+			for (let n = 0; n < 20; n++) bodies.push({ event: 'order.paid', [field]: '', data: { id: `ord_${n}`, status: 'paid', valueInCents: 1000 + n } });
+		}
+		for (const body of bodies) expect(await runs(h, body)).toBe(true);
+		for (const body of bodies) expect(await runs(h, body)).toBe(false);
+		expect(h.executions).toHaveLength(60);
+	});
+});
+
+describe('issue 55 case 4 and the Notification ID Field: a retry that changes a per-attempt field', () => {
+	const attempt = (extra: IDataObject) => ({ event: 'order.paid', id: 'evt_1', data: { id: ORDER, status: 'paid' }, ...extra });
+
+	it('without the option, a retry that changes deliveryId, attempt, sentAt or pending_webhooks runs again (the documented limit)', async () => {
+		const h = await trigger();
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:05:01Z', attempt: 1, deliveryId: 'd1' }))).toBe(true);
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:06:01Z', attempt: 1, deliveryId: 'd1' }))).toBe(true);
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:06:01Z', attempt: 2, deliveryId: 'd1' }))).toBe(true);
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:06:01Z', attempt: 2, deliveryId: 'd2' }))).toBe(true);
+		const stripe = (pending: number) => ({ id: 'evt_1Nq', object: 'event', type: 'order.paid', pending_webhooks: pending, data: { object: { id: 'ord_9', amount: 4990 } } });
+		expect(await runs(h, stripe(2))).toBe(true);
+		expect(await runs(h, stripe(1))).toBe(true);
+		expect(await runs(h, stripe(1))).toBe(false);
+	});
+
+	it('with Notification ID Field = id, a retry with a changed sentAt, attempt or pending_webhooks is dropped; another id, or the same id of another event, runs', async () => {
+		const h = await withIdField('id');
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:05:01Z', attempt: 1 }))).toBe(true);
+		expect(await runs(h, attempt({ sentAt: '2026-11-20T13:06:01Z', attempt: 2 }))).toBe(false);
+		expect(await runs(h, { ...attempt({}), id: 'evt_2' })).toBe(true);
+		expect(await runs(h, { ...attempt({}), event: 'order.partiallyPaid' })).toBe(true);
+		// A number id is its value; the text "7" is another id than the number 7.
+		expect(await runs(h, { event: 'order.paid', id: 7 })).toBe(true);
+		expect(await runs(h, { event: 'order.paid', id: 7, retry: true })).toBe(false);
+		expect(await runs(h, { event: 'order.paid', id: '7' })).toBe(true);
+		expect(h.executions).toHaveLength(5);
+		expect(h.logs.filter((l) => l.message.includes('Notification ID Field'))).toEqual([]);
+	});
+
+	it('a dot path reaches into the body; a delivery where the field is missing, empty, an object or a number past 2^53 is judged by its whole body, and the log says so once', async () => {
+		const h = await withIdField('data.eventId');
+		const nested = (eventId: unknown, extra: IDataObject = {}) => ({ event: 'order.paid', data: { eventId, ...extra } });
+		expect(await runs(h, nested('e-1', { sentAt: 1 }))).toBe(true);
+		expect(await runs(h, nested('e-1', { sentAt: 2 }))).toBe(false);
+		for (const unusable of [undefined, '', '   ', { id: 'x' }, 2 ** 53 + 2, 1.5, null, true]) {
+			expect(await runs(h, nested(unusable))).toBe(true);
+			// Another body with the same unusable value runs: the whole body decides.
+			expect(await runs(h, nested(unusable, { order: 2 }))).toBe(true);
+			expect(await runs(h, nested(unusable, { order: 2 }))).toBe(false);
+		}
+		const warnings = h.logs.filter((l) => l.level === 'warn');
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0].message).toContain('Notification ID Field "data.eventId" was missing in a delivery of order.paid');
+		expect(warnings[0].message).toContain('told apart by its whole body');
+	});
+
+	it('a Notification ID Field that is not a dot path fails the activation, naming the field, before any request', async () => {
+		const h = await TriggerHarness.start({ parameters: { ...EVENTS, options: { notificationIdField: 'data..eventId' } } as INodeParameters, credentials: dataCredentials(sim()) });
+		harnesses.push(h);
+		sim().clearRequests();
+		await expect(h.activate()).rejects.toThrow('Notification ID Field "data..eventId" is not a dot path');
+		expect(sim().apiRequests).toHaveLength(0);
+		// Set so after the activation (a workflow edited in the database): each delivery fails, none runs.
+		const ok = await trigger();
+		ok.setParameters({ ...EVENTS, options: { notificationIdField: '.id' } } as INodeParameters);
+		await expect(ok.deliver({ headers: headersOf(ok), body: partial('evt_1', 1) })).rejects.toThrow('Notification ID Field ".id" is not a dot path');
+		expect(ok.executions).toHaveLength(0);
+	});
+});
+
+describe('issue 55 case 3: one memory for every process', () => {
+	it('X answered by webhook process B once A has confirmed 199 keys; then a delivery at A: a re-send of X at A is dropped', async () => {
+		const a = await trigger();
+		const b = await a.anotherProcess();
+		harnesses.push(b);
+		for (let n = 0; n < 199; n++) expect(await runs(a, partial(`evt_a${n}`, n))).toBe(true);
+		const x = partial('evt_X', 777);
+		expect(await runs(b, x)).toBe(true);
+		expect(await runs(a, partial('evt_a199', 199))).toBe(true);
+		// The static data holds the newest 200 answered by either process: X among them.
+		const saved = a.nodeStaticData.recentDeliveries as string[];
+		expect(saved).toHaveLength(200);
+		expect(await runs(a, x)).toBe(false);
+		expect(await runs(b, partial('evt_a199', 199))).toBe(false);
+		// The oldest of A's keys left the window; the newest 200 stay, whoever answered them.
+		expect(await runs(b, partial('evt_a0', 0))).toBe(true);
+		expect(a.executions.length + b.executions.length).toBe(202);
+	});
+
+	it('both processes alternate and restart: a repeat answered and saved is dropped in either while among the newest 200', async () => {
+		const a = await trigger();
+		const b = await a.anotherProcess();
+		harnesses.push(b);
+		const at = (n: number) => (n % 3 === 0 ? b : a);
+		for (let n = 0; n < 300; n++) expect(await runs(at(n), partial(`evt_${n}`, n))).toBe(true);
+		await a.restart({ newProcess: true });
+		await b.restart({ newProcess: true });
+		// The newest 200 (100..299) are dropped at either process; the older ones run again.
+		for (let n = 100; n < 300; n++) expect(await runs(at(n + 1), partial(`evt_${n}`, n))).toBe(false);
+		expect(await runs(a, partial('evt_99', 99))).toBe(true);
+	});
+});
+
+describe('upgrades: keys saved by earlier versions', () => {
+	it("0.1.0's whole-body keys and the last build's still catch their exact re-sends; no id-based or record key is honoured", async () => {
 		const h = await trigger();
 		const withEventId = { event: 'order.paid', eventId: 'n-1', data: { id: ORDER, status: 'paid' } };
 		const envelope = { id: 'evt_41', event: 'order.paid', createdAt: CREATED, data: { id: ORDER, status: 'paid' } };
 		const bare = { event: 'order.paid', note: 'no record, no id' };
 		const merged = { event: 'order.partiallyPaid', data: { id: ORDER, status: 'partially_paid', createdAt: CREATED, paidAmountInCents: 5000 } };
+		// 49f7149 hashed the body with its keys sorted, or a notification id.
+		const sortedBody = { zeta: 1, event: 'order.paid', alpha: { b: 2, a: 1 } };
+		const canonical = '{"alpha":{"a":1,"b":2},"event":"order.paid","zeta":1}';
 		h.editSavedStaticData((data) => {
 			data.recentDeliveries = [
 				keySavedBy010('order.paid', withEventId),
 				keySavedBy010('order.paid', envelope),
 				keySavedBy010('order.paid', bare),
 				keySavedBy010('order.partiallyPaid', merged),
+				hash(`body:${canonical}`),
+				hash('notification:order.paid:evt_77'),
 			];
 		});
 		await h.restart({ newProcess: true });
-		expect(await runs(h, withEventId)).toBe(false);
-		expect(await runs(h, envelope)).toBe(false);
 		expect(await runs(h, bare)).toBe(false);
-		// The old record key named the order, its status and creation time: another payment of the same
-		// order would match it. Never used for new deliveries: this one runs (its re-send may run once more).
+		expect(await runs(h, sortedBody)).toBe(false);
+		// An id-based key would merge every body with that id: each runs once more.
+		expect(await runs(h, withEventId)).toBe(true);
+		expect(await runs(h, { ...withEventId, data: { id: 'ord_other', status: 'paid' } })).toBe(true);
+		expect(await runs(h, envelope)).toBe(true);
+		expect(await runs(h, { event: 'order.paid', id: 'evt_77', data: { id: 'ord_8' } })).toBe(true);
+		// The old record key named the order, its status and creation time: never used.
 		expect(await runs(h, { ...merged, data: { ...merged.data, paidAmountInCents: 15000 } })).toBe(true);
 		expect(await runs(h, merged)).toBe(true);
 		expect(await runs(h, merged)).toBe(false);
+		// A body n8n reads with loss never matches a key hashed from what n8n read.
+		h.editSavedStaticData((data) => {
+			data.recentDeliveries = [...(data.recentDeliveries as string[]), hash('body:{"amount":9007199254740992,"event":"order.paid"}')];
+		});
+		expect(await runsText(h, '{"event":"order.paid","amount":9007199254740993}')).toBe(true);
+		expect(await runsText(h, '{"event":"order.paid","amount":9007199254740992}')).toBe(false);
 		// The kept old keys stay in the static data window.
-		expect(h.nodeStaticData.recentDeliveries).toEqual(expect.arrayContaining([keySavedBy010('order.paid', withEventId), keySavedBy010('order.paid', envelope)]));
+		expect(h.nodeStaticData.recentDeliveries).toEqual(expect.arrayContaining([keySavedBy010('order.paid', bare), keySavedBy010('order.paid', withEventId)]));
 	});
 });
 

@@ -368,13 +368,17 @@ describe('replayed deliveries and copied workflows', () => {
 		await h.deliver({ headers, body: paid('order-1', '2026-03-01T11:00:00.000Z') });
 		await h.deliver({ headers, body: paid('order-2') });
 		expect(h.executions).toHaveLength(3);
-		// A redelivery that adds a field (an attempt counter) and no notification id is another body: it
-		// runs (docs/triggers.md says so). With a notification id it is a repeat, whatever else changed.
+		// A redelivery that adds a field (an attempt counter) is another body: it runs (docs/triggers.md
+		// says so), an eventId beside it or not. With the Notification ID Field `eventId` it is a repeat.
 		await h.deliver({ headers, body: { ...paid('order-2'), attempt: 2 } });
 		expect(h.executions).toHaveLength(4);
 		await h.deliver({ headers, body: { ...paid('order-3'), eventId: 'n-3' } });
 		await h.deliver({ headers, body: { ...paid('order-3'), eventId: 'n-3', attempt: 2 } });
-		expect(h.executions).toHaveLength(5);
+		expect(h.executions).toHaveLength(6);
+		h.setParameters({ ...h.node.parameters, options: { notificationIdField: 'eventId' } });
+		await h.deliver({ headers, body: { ...paid('order-4'), eventId: 'n-4' } });
+		await h.deliver({ headers, body: { ...paid('order-4'), eventId: 'n-4', attempt: 2 } });
+		expect(h.executions).toHaveLength(7);
 		// Bounded memory.
 		for (let n = 0; n < 300; n++) await h.deliver({ headers, body: paid(`order-x${n}`) });
 		expect((h.nodeStaticData.recentDeliveries as string[]).length).toBe(200);

@@ -3,11 +3,11 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { isPlainObject } from '../transport/records';
 import { normalizeEventKind } from '../fields/webhooks';
-import type { DeliveryKeys } from './deliveryKey';
-import { deliveryKeys } from './deliveryKey';
+import type { Delivery, DeliveryKeys } from './deliveryKey';
+import { deliveryKeys, readIdField } from './deliveryKey';
 import { admit } from './memory';
 import type { Answer } from './stores';
-import { MEMORY_MAX_KEYS } from './stores';
+import { idFallbackLogStore, MEMORY_MAX_KEYS } from './stores';
 import type { TriggerStaticData } from './ownership';
 import { SECRET_HEADER, triggerData } from './ownership';
 
@@ -60,6 +60,32 @@ function ignoresDuplicates(ctx: IWebhookFunctions, options: IDataObject): boolea
 	return ctx.getNode().typeVersion >= DEDUPE_BY_DEFAULT_FROM_VERSION;
 }
 
+/**
+ * The request's bytes and charset (n8n keeps them as `rawBody` once it read the body; for a content
+ * type it does not parse, `readRawBody()` reads them), with the parsed body.
+ */
+async function deliveryOf(ctx: IWebhookFunctions, event: string | undefined, body: unknown): Promise<Delivery> {
+	const req = ctx.getRequestObject() as unknown as { rawBody?: unknown; encoding?: unknown; readRawBody?: () => Promise<void> };
+	if (!(req.rawBody instanceof Uint8Array) && typeof req.readRawBody === 'function') {
+		// A body that cannot be read again (consumed elsewhere) leaves the parsed body to decide.
+		await req.readRawBody().catch(() => undefined);
+	}
+	const raw = req.rawBody instanceof Uint8Array ? req.rawBody : undefined;
+	return { event, body, raw, encoding: typeof req.encoding === 'string' ? req.encoding : undefined };
+}
+
+/** Says once per node and field (in this process) that a delivery lacked a usable Notification ID Field. */
+function logIdFallback(ctx: IWebhookFunctions, field: string, event: string | undefined, reason: string): void {
+	const node = ctx.getNode();
+	const key = `${String(ctx.getWorkflow().id ?? '')}\u0000${node.id ?? node.name}\u0000${field}`;
+	if (idFallbackLogStore.has(key)) return;
+	idFallbackLogStore.set(key, true);
+	const workflow = ctx.getWorkflow();
+	ctx.logger.warn(
+		`Sales & Payments Trigger (workflow "${workflow.name ?? workflow.id}", node "${node.name}"): the Notification ID Field "${field}" was ${reason} in a delivery${event ? ` of ${event}` : ''}, so that delivery was told apart by its whole body: a byte-for-byte re-send is still dropped, a retry that changes any field runs again. Said once per node until n8n restarts.`,
+	);
+}
+
 const duplicate = (): IWebhookResponseData => ({ webhookResponse: { received: true, ignored: 'Duplicate delivery' } });
 
 /** Ignore Duplicate Deliveries: whether this delivery repeats one already accepted (or must wait). */
@@ -99,7 +125,10 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	}
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	if (ignoresDuplicates(ctx, options)) {
-		const repeat = await repeatVerdict(ctx, data, deliveryKeys(event, body));
+		const idPath = readIdField(ctx, options);
+		const keys = deliveryKeys(await deliveryOf(ctx, event, body), idPath);
+		if (keys.idFallback && idPath) logIdFallback(ctx, idPath.join('.'), event, keys.idFallback);
+		const repeat = await repeatVerdict(ctx, data, keys);
 		if (repeat) return repeat;
 	}
 	const json: IDataObject = { event: event ?? null };

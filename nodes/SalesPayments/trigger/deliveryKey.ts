@@ -1,71 +1,118 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { NodeContext } from '../transport/errors';
+import { fieldError } from '../transport/errors';
 import { isPlainObject } from '../transport/records';
+import { canonicalBody, canonicalText } from './jsonValue';
 
 /**
- * When two deliveries are one notification (rule and examples: docs/triggers.md): the same
- * notification id, or with none, the same JSON value. The spec does not show the delivered body,
- * so no field is guessed to be the one that matters.
+ * When two deliveries are one notification (rule and examples: docs/triggers.md). The spec does not
+ * show the delivered body, so no field is guessed: the same JSON value (jsonValue.ts), or, when the
+ * user names a Notification ID Field, the same event kind and value of that field.
  */
 
-/** Where the notified record may sit in an envelope. */
-const RECORD_FIELDS = ['data', 'order', 'subscription', 'payment', 'recurrence'];
+/** One delivery as n8n handed it to the node. */
+export interface Delivery {
+	/** The event kind read from the body (normalized), if any. */
+	event?: string;
+	/** The body n8n parsed. */
+	body: unknown;
+	/** The body's bytes as received (n8n's `rawBody`), when n8n gives them. */
+	raw?: Uint8Array;
+	/** The charset n8n read them with (`utf-8` unless the request said another). */
+	encoding?: string;
+}
 
 export interface DeliveryKeys {
 	/** The key remembered for this delivery. */
 	key: string;
-	/** Keys an earlier version saved for this notification: a re-send after an upgrade is still caught. */
-	legacy: string[];
+	/** Keys an earlier version saved for this body (its re-send after an upgrade is still caught), made when asked. */
+	legacy: () => string[];
+	/** Why the Notification ID Field could not be used for this delivery (the whole body decided). */
+	idFallback?: string;
 }
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
-
-function scalar(value: unknown): string | undefined {
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The notification's own id: `eventId`, `notificationId` or `deliveryId`, or a top-level `id`
- * when the record sits under `data` (or order, subscription...) with another id. Never the record's.
+ * The Notification ID Field (in the trigger's options) as a path; undefined when empty (the whole
+ * body decides). One that is not a dot path is refused, naming the field.
  */
-function notificationId(top: IDataObject, event: string | undefined): string | undefined {
-	const named = scalar(top.eventId ?? top.notificationId ?? top.deliveryId);
-	if (named !== undefined) return named;
-	const id = scalar(top.id);
-	if (id === undefined || event === undefined) return undefined;
-	const records = RECORD_FIELDS.map((field) => top[field]).filter(isPlainObject);
-	// A flat body's `id` may be the record's own: then the whole body decides.
-	if (records.length === 0 || records.some((record) => scalar(record.id) === id)) return undefined;
-	return id;
+export function readIdField(ctx: NodeContext, options: IDataObject): string[] | undefined {
+	const value = options.notificationIdField;
+	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (text === '') return undefined;
+	const path = text.split('.');
+	if (path.some((part) => part === '')) {
+		fieldError(ctx, `Notification ID Field "${text}" is not a dot path: name a field such as id or data.eventId (no empty part before, between or after the dots)`);
+	}
+	return path;
 }
 
-/** JSON with every object's keys sorted: one text for one JSON value. */
-export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-	if (isPlainObject(value)) {
-		const fields = Object.keys(value)
-			.filter((key) => value[key] !== undefined)
-			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
-		return `{${fields.join(',')}}`;
+/** The value at `path`, as a key part, or why there is none. */
+function idAt(body: unknown, path: string[]): { id?: string; reason?: string } {
+	let value: unknown = body;
+	for (const part of path) {
+		if (isPlainObject(value) && Object.prototype.hasOwnProperty.call(value, part)) value = value[part];
+		else if (Array.isArray(value) && /^\d+$/.test(part) && Number(part) < value.length) value = value[Number(part)];
+		else return { reason: 'missing' };
 	}
-	return JSON.stringify(value ?? null) ?? 'null';
+	if (value === undefined) return { reason: 'missing' };
+	if (typeof value === 'string') return value.trim() === '' ? { reason: 'empty' } : { id: `s:${value}` };
+	if (typeof value === 'number') {
+		// Beyond 2^53 or with a fraction, two ids can be one float as n8n reads them.
+		return Number.isSafeInteger(value) ? { id: `n:${value}` } : { reason: 'a number n8n cannot read exactly (a fraction, or past 2^53)' };
+	}
+	if (value === null || Array.isArray(value)) return { reason: value === null ? 'null' : 'an array' };
+	return { reason: typeof value === 'object' ? 'an object' : `a ${typeof value}` };
 }
 
-/** The key of a delivery whose event kind is `event` (read at the top of the body, when it is there). */
-export function deliveryKeys(event: string | undefined, body: unknown): DeliveryKeys {
-	const top = isPlainObject(body) ? body : undefined;
-	const id = top && notificationId(top, event);
-	if (top && id !== undefined) {
-		// Earlier versions keyed a top-level id with the status and time beside it: still this notification alone.
-		const status = scalar(top.status);
-		const time = scalar(top.updatedAt ?? top.paidAt ?? top.date ?? top.createdAt);
-		const named = top.eventId ?? top.notificationId ?? top.deliveryId;
-		const legacy = named === undefined && (status || time) ? [hash(`record:${event ?? ''}:${id}:${status ?? ''}:${time ?? ''}`)] : [];
-		return { key: hash(`notification:${event ?? ''}:${id}`), legacy };
+/** The body's text as n8n read it, when it is UTF-8 (undefined otherwise: its bytes decide). */
+function utf8Text(raw: Uint8Array, encoding: string | undefined): string | undefined {
+	if (encoding !== undefined && !['utf-8', 'utf8'].includes(encoding.toLowerCase())) return undefined;
+	try {
+		// A leading byte-order mark is not part of the value: the decoder drops it.
+		return UTF8.decode(raw);
+	} catch {
+		// Not UTF-8: the bytes decide (the caller's fallback).
+		return undefined;
 	}
-	const canonical = canonicalJson(body);
-	const asSent = JSON.stringify(body ?? null);
-	return { key: hash(`body:${canonical}`), legacy: asSent === canonical ? [] : [hash(`body:${asSent}`)] };
+}
+
+/** Keys that 0.1.0 and earlier builds saved for a whole body: both hashed the body as n8n parsed it. */
+function legacyKeys(body: unknown, key: string): () => string[] {
+	return () => {
+		const asSent = hash(`body:${JSON.stringify(body ?? null)}`);
+		return asSent === key ? [] : [asSent];
+	};
+}
+
+const none = (): string[] => [];
+
+/**
+ * The whole body's key: its canonical text (exact bodies keep the `body:` keys earlier builds
+ * saved); a body n8n reads with loss gets a key of its own kind; bytes that are not UTF-8 JSON
+ * are keyed as bytes; without the bytes, the body as n8n parsed it.
+ */
+function bodyKeys({ body, raw, encoding }: Delivery): DeliveryKeys {
+	if (raw === undefined) {
+		const key = hash(`body:${canonicalBody(body)}`);
+		return { key, legacy: legacyKeys(body, key) };
+	}
+	const text = utf8Text(raw, encoding);
+	const canonical = text === undefined ? undefined : canonicalText(text);
+	if (canonical === undefined) return { key: createHash('sha256').update('bytes:').update(raw).digest('hex'), legacy: none };
+	if (!canonical.exact) return { key: hash(`json:${canonical.text}`), legacy: none };
+	const key = hash(`body:${canonical.text}`);
+	return { key, legacy: legacyKeys(body, key) };
+}
+
+/** The key of a delivery: by the Notification ID Field at `idPath` when set and usable, else the whole body. */
+export function deliveryKeys(delivery: Delivery, idPath?: string[]): DeliveryKeys {
+	if (!idPath) return bodyKeys(delivery);
+	const { id, reason } = idAt(delivery.body, idPath);
+	if (id !== undefined) return { key: hash(`id:${delivery.event ?? ''}\u0000${id}`), legacy: none };
+	return { ...bodyKeys(delivery), idFallback: reason };
 }

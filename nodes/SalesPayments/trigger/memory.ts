@@ -1,7 +1,9 @@
 import { sleep } from 'n8n-workflow';
 
+import type { KeyList } from './savedKeys';
+import { appendKey, latestStamp, loadedKeys, newestKeys, saveKeys } from './savedKeys';
 import type { Answer, KeyEntry, NodeMemory, RecentDeliveries } from './stores';
-import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
+import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_OPEN_REQUESTS, newNodeMemory } from './stores';
 
 /**
  * Ignore Duplicate Deliveries inside one n8n process: a key is checked and recorded in one
@@ -9,7 +11,8 @@ import { deliveryKeyStore, deliveryNodeStore, dropKeysOf, MAX_FAILED_KEYS, MAX_O
  * loads it per webhook request and writes all of it back (no lock, no merge).
  * A key counts once n8n answered its request 2xx (a 500 means no execution: the platform's re-send
  * must run); it then goes into the static data of every unanswered request. A copy that arrives
- * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS).
+ * meanwhile waits for the first one's answer (at most WAIT_FOR_FIRST_MS). Each request's static
+ * data keeps what it loaded (keys other processes wrote) beside this process's (savedKeys.ts).
  */
 
 /** How long a copy waits for n8n's answer to the first copy before it is answered 503. */
@@ -58,14 +61,6 @@ function bounded<T>(set: Set<T>, value: T, max: number): void {
 	if (set.size > max) set.delete(set.values().next().value as T);
 }
 
-/** Adds a key to an unanswered request's static data in place (its request already changed it). */
-function append(data: RecentDeliveries, key: string, window: number): void {
-	const list = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : (data.recentDeliveries = []);
-	if (list.includes(key)) return;
-	list.push(key);
-	if (list.length > window) list.splice(0, list.length - window);
-}
-
 /** n8n answered the request that carried `key`: the key counts (2xx) or is forgotten. */
 function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number): void {
 	const answer = entry.answer;
@@ -75,29 +70,30 @@ function settle(node: NodeMemory, key: string, entry: KeyEntry, window: number):
 		confirm(node, key, window);
 		return;
 	}
+	// n8n saved nothing of a request it answered with an error: the key is forgotten here too.
 	const at = slot(node, key);
 	if (deliveryKeyStore.get(at) === entry) deliveryKeyStore.delete(at);
-	bounded(node.failed, key, MAX_FAILED_KEYS);
 }
 
+/** The key counts: stamped as the newest, and added to the static data of every unanswered request. */
 function confirm(node: NodeMemory, key: string, window: number): void {
-	node.confirmed.push(key);
-	if (node.confirmed.length > 2 * window) node.confirmed = node.confirmed.slice(-window);
-	for (const data of node.open) append(data, key, window);
+	const stamp = ++node.clock;
+	const { confirmed } = node;
+	confirmed.keys.push(key);
+	confirmed.stamps.push(stamp);
+	if (confirmed.keys.length > 2 * window) node.confirmed = { keys: confirmed.keys.slice(-window), stamps: confirmed.stamps.slice(-window) };
+	for (const data of node.open) appendKey(data, key, stamp, window);
 }
 
-function record(node: NodeMemory, key: string, saved: string[], data: RecentDeliveries, answer: Answer | undefined, window: number): void {
+/**
+ * Records an accepted key. This request's static data: the newest `window` of what it loaded and
+ * what this process confirmed, then its own key (savedKeys.ts).
+ */
+function record(node: NodeMemory, key: string, loaded: KeyList, data: RecentDeliveries, answer: Answer | undefined, window: number): void {
 	const entry: KeyEntry = { node, answer };
-	node.failed.delete(key);
 	deliveryKeyStore.set(slot(node, key), entry);
-	// This request's static data: what it loaded, then the keys this process confirmed, then its own.
-	const recent = node.confirmed.slice(-(window - 1));
-	const mine = recent.includes(key) ? recent : [...recent, key];
-	if (mine.length >= window) data.recentDeliveries = mine;
-	else {
-		const held = new Set(mine);
-		data.recentDeliveries = [...saved.filter((k) => !held.has(k) && !node.failed.has(k)), ...mine].slice(-window);
-	}
+	node.clock = Math.max(node.clock, latestStamp(loaded)) + 1;
+	saveKeys(data, newestKeys([loaded, node.confirmed, { keys: [key], stamps: [node.clock] }], window));
 	if (!answer) {
 		confirm(node, key, window);
 		return;
@@ -122,9 +118,10 @@ export async function admit(
 	data: RecentDeliveries,
 	answer: Answer | undefined,
 	window: number,
-	legacy: string[] = [],
+	legacy: () => string[] = () => [],
 ): Promise<Admission> {
-	const saved: string[] = Array.isArray(data.recentDeliveries) ? data.recentDeliveries : [];
+	const loaded = loadedKeys(data);
+	const saved = loaded.keys;
 	const deadline = Date.now() + WAIT_FOR_FIRST_MS;
 	for (;;) {
 		const node = nodeMemory(where.workflowId, where.nodeId, where.webhookId);
@@ -134,9 +131,11 @@ export async function admit(
 		const current = deliveryKeyStore.get(at);
 		if (current && current.answer === undefined) return 'duplicate';
 		if (!current) {
-			const seen = !node.failed.has(key) && (saved.includes(key) || legacy.some((k) => saved.includes(k)));
+			// A saved key was answered 2xx where it was saved (n8n saves nothing of a request it answers with an error).
+			// Keys of earlier versions have no stamp (0): only then are theirs looked for.
+			const seen = saved.includes(key) || (loaded.stamps[0] === 0 && legacy().some((k) => saved.includes(k)));
 			if (seen) return 'duplicate';
-			record(node, key, saved, data, answer, window);
+			record(node, key, loaded, data, answer, window);
 			return 'accept';
 		}
 		// The first copy is still unanswered: its answer decides.

@@ -24,8 +24,9 @@ export interface TriggerStaticData {
 	webhookEvents?: string[];
 	/** The owner mark of the node that created the webhook (see identify). */
 	webhookOwner?: string;
-	/** Keys of the most recent accepted deliveries (Ignore Duplicate Deliveries). */
+	/** Keys of the most recent accepted deliveries (Ignore Duplicate Deliveries), and their stamps (savedKeys.ts). */
 	recentDeliveries?: string[];
+	recentDeliveryStamps?: number[];
 }
 
 export function triggerData(ctx: { getWorkflowStaticData(type: string): IDataObject }): TriggerStaticData {

@@ -17,6 +17,7 @@ import { forgetNode, pruneMemory } from './memory';
 import type { PlatformClock } from './leftoverTestWebhooks';
 import { readClock } from './leftoverTestWebhooks';
 import { assertReachableWebhookUrl } from './webhookUrl';
+import { readIdField } from './deliveryKey';
 
 /**
  * n8n's webhook lifecycle for the trigger (docs/triggers.md has n8n's calls). Each call reads who
@@ -50,6 +51,8 @@ async function readWanted(ctx: IHookFunctions): Promise<Wanted> {
 	const events = readEvents(ctx);
 	const options = (ctx.getNodeParameter('options', {}) as IDataObject) ?? {};
 	const notifyOnFail = readNotifyOnFail(ctx, options);
+	// A Notification ID Field that is not a dot path fails the activation, not every delivery.
+	readIdField(ctx, options);
 	return { url, events, notifyOnFail, businessId: await businessIdOf(ctx), resume: options.resumeOnActivation === true };
 }
 
@@ -312,6 +315,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	await sweep(ctx, verdict);
 	forget(me.data);
 	delete me.data.recentDeliveries;
+	delete me.data.recentDeliveryStamps;
 	// A deactivation: what this process remembers of the deliveries goes too (a test listen's never had any).
 	if (me.kind === 'production') forgetNode(String(ctx.getWorkflow().id ?? ''), ctx.getNode().id ?? ctx.getNode().name);
 	return true;

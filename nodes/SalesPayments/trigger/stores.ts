@@ -3,7 +3,8 @@ import { BoundedStore } from '../transport/boundedStore';
 /**
  * Everything the trigger holds in an n8n process between n8n's calls, with its bounds. At most,
  * all trigger nodes together: 50,000 delivery keys (about 14 MB), 1,000 nodes (each at most 400
- * recent keys, 200 failed keys, 200 open requests) and 1,000 failed activations.
+ * recent keys and 200 open requests), 1,000 failed activations and 1,000 nodes whose
+ * unusable Notification ID Field was logged.
  */
 
 const HOUR = 60 * 60 * 1000;
@@ -14,8 +15,7 @@ export const MEMORY_MAX_KEYS = 50_000;
 export const MEMORY_MAX_AGE_MS = 24 * HOUR;
 /** Nodes with a memory of deliveries; the least recently used leaves first, with its keys. */
 export const MEMORY_MAX_NODES = 1_000;
-/** Per node: keys whose request n8n answered with an error, and requests not yet answered. */
-export const MAX_FAILED_KEYS = 200;
+/** Per node: requests not yet answered. */
 export const MAX_OPEN_REQUESTS = 200;
 
 /** n8n's answer to one webhook request (express' Response): ended once n8n answered, with its status. */
@@ -25,9 +25,10 @@ export interface Answer {
 	once(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
-/** The part of a request's static data the memory writes. */
+/** The part of a request's static data the memory writes: keys, oldest first, and their stamps (savedKeys.ts). */
 export interface RecentDeliveries {
 	recentDeliveries?: string[];
+	recentDeliveryStamps?: number[];
 }
 
 /** What this process remembers of one trigger node (one workflow, one node, one platform webhook). */
@@ -35,10 +36,10 @@ export interface NodeMemory {
 	/** A number of this process for this memory: its keys are stored as `<serial>:<key>`. */
 	serial: number;
 	webhookId: string;
-	/** Keys n8n answered 2xx, newest last: what a request's static data gets (at most twice the window). */
-	confirmed: string[];
-	/** Keys whose request n8n answered with an error: left out of static data (at most MAX_FAILED_KEYS). */
-	failed: Set<string>;
+	/** Keys n8n answered 2xx with their stamps, newest last: what a request's static data gets (at most twice the window). */
+	confirmed: { keys: string[]; stamps: number[] };
+	/** The Lamport counter of the stamps: past every stamp this process loaded or gave. */
+	clock: number;
 	/** The static data of requests not yet answered: they get each key confirmed meanwhile. */
 	open: Set<RecentDeliveries>;
 }
@@ -46,7 +47,7 @@ export interface NodeMemory {
 let serials = 0;
 
 export function newNodeMemory(webhookId: string): NodeMemory {
-	return { serial: ++serials, webhookId, confirmed: [], failed: new Set(), open: new Set() };
+	return { serial: ++serials, webhookId, confirmed: { keys: [], stamps: [] }, clock: 0, open: new Set() };
 }
 
 /** One accepted delivery; `answer` is set until n8n's answer to its request is known. */
@@ -71,6 +72,12 @@ export const deliveryNodeStore = new BoundedStore<string, NodeMemory>(
 export function dropKeysOf(node: NodeMemory): void {
 	deliveryKeyStore.deleteWhere((_key, entry) => entry.node === node);
 }
+
+/** Nodes whose Notification ID Field n8n's log already named as unusable for a delivery (once per node and field). */
+export const idFallbackLogStore = new BoundedStore<string, true>('trigger: notification id fallbacks logged', {
+	maxEntries: MEMORY_MAX_NODES,
+	idleMs: 365 * 24 * HOUR,
+});
 
 /** Failed production activations, by node, until n8n's cleanup `delete` (failedActivations.ts), which follows at once: a minute at most. */
 export const failedActivationStore = new BoundedStore<string, true>('trigger: failed activations', {

@@ -98,8 +98,11 @@ export function notification(n: number, businessId: string): Record<string, unkn
 
 const orderId = (n: number) => `bn-${String(n).padStart(6, '0')}`;
 
-/** The workflow: the trigger alone (order.paid, Ignore Duplicate Deliveries on: version 2's default). */
-export function burstWorkflow(webhookId: string) {
+/** The trigger's Options of a burst workflow (default: none, so Ignore Duplicate Deliveries is on as in version 2). */
+export type TriggerOptions = Record<string, unknown>;
+
+/** The workflow: the trigger alone (order.paid, Ignore Duplicate Deliveries on: version 2's default, unless `options` say otherwise). */
+export function burstWorkflow(webhookId: string, options: TriggerOptions = {}) {
 	return {
 		id: BURST_WORKFLOW_ID,
 		name: 'Burst of paid orders',
@@ -112,7 +115,7 @@ export function burstWorkflow(webhookId: string) {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
-				parameters: { events: ['order.paid'] },
+				parameters: { events: ['order.paid'], ...(Object.keys(options).length > 0 ? { options } : {}) },
 				credentials: { salesPaymentsApi: { id: CREDENTIAL_ID, name: 'Burst credential' } },
 			},
 		],
@@ -122,9 +125,9 @@ export function burstWorkflow(webhookId: string) {
 }
 
 /** Imports and publishes the burst workflow, starts n8n and waits for the platform webhook: where to send. */
-export async function startBurstN8n(n8n: N8nInstance, sim: Simulator, webhookId = '7b3e9c1a-2d4f-4e6a-9b8c-1f2e3d4c5b6a'): Promise<BurstTarget> {
+export async function startBurstN8n(n8n: N8nInstance, sim: Simulator, webhookId = '7b3e9c1a-2d4f-4e6a-9b8c-1f2e3d4c5b6a', options: TriggerOptions = {}): Promise<BurstTarget> {
 	await n8n.importCredentials([{ id: CREDENTIAL_ID, name: 'Burst credential', type: 'salesPaymentsApi', data: { ...sim.credentials } }]);
-	await n8n.importWorkflows([burstWorkflow(webhookId)]);
+	await n8n.importWorkflows([burstWorkflow(webhookId, options)]);
 	await n8n.publish(BURST_WORKFLOW_ID);
 	await n8n.start();
 	await n8n.setupOwner(DEFAULT_OWNER);
@@ -354,7 +357,7 @@ export interface BurstRow extends BurstFigures {
  * One build's burst in a fresh n8n 2.8.4 (its own user folder and sqlite database) with its own
  * simulator: the package packed from `packageDir`, installed as a community package.
  */
-export async function measureBurst(o: { build: string; packageDir?: string; plan?: BurstPlan; log: (line: string) => void }): Promise<BurstRow> {
+export async function measureBurst(o: { build: string; packageDir?: string; plan?: BurstPlan; options?: TriggerOptions; log: (line: string) => void }): Promise<BurstRow> {
 	const plan = o.plan ?? BENCH_PLAN;
 	const { ensureN8n, packPackage } = await import('../n8n-install');
 	const { N8nInstance } = await import('../n8n-process');
@@ -366,7 +369,7 @@ export async function measureBurst(o: { build: string; packageDir?: string; plan
 	try {
 		await n8n.installPackage(tgz);
 		o.log(`burst (${o.build}): starting n8n 2.8.4 with the workflow active...`);
-		const target = await startBurstN8n(n8n, sim);
+		const target = await startBurstN8n(n8n, sim, undefined, o.options);
 		o.log(`burst (${o.build}): ${plan.notifications} notifications from ${plan.senders} senders, every ${plan.repeatEvery}th twice (${plan.kinds.join(', ')}; later = ${plan.laterMs / 1000} s after)...`);
 		const figures = await runBurst(n8n, target, plan, sim.credentials.businessId);
 		const row = { build: o.build, ...figures, loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100) };
@@ -387,7 +390,7 @@ export function burstMarkdown(rows: BurstRow[] | undefined): string[] {
 	const kinds = (r: BurstRow) => (Object.keys(r.repeats) as RepeatKind[]).filter((k) => r.repeats[k] > 0);
 	const lines = [
 		`Burst (issue 39): ${r0.notifications.toLocaleString('en-US')} distinct order.paid notifications from 20 concurrent senders into a real n8n 2.8.4 ` +
-			`(regular mode, sqlite), every 10th sent twice: ${kinds(r0).map((k) => `${r0.repeats[k]} ${k === 'rightAfter' ? 'right after the first 2xx' : k === 'inFlight' ? 'while the first was in flight' : `${(r0.laterMs ?? 0) / 1000} s after its answer`}`).join(', ')}. ` +
+			`(regular mode, sqlite), ${kinds(r0).length === 0 ? 'none sent twice' : 'every 10th sent twice: '}${kinds(r0).map((k) => `${r0.repeats[k]} ${k === 'rightAfter' ? 'right after the first 2xx' : k === 'inFlight' ? 'while the first was in flight' : `${(r0.laterMs ?? 0) / 1000} s after its answer`}`).join(', ')}. ` +
 			'Executions read from n8n\'s database and matched to their notification.',
 		'',
 		'| Build | Accepted / requests | Accepted per s | p50 / p99 (ms) | p99 of first copies (ms) | Executions per notification | Doubles (right after / in flight / later) | Losses | Peak RSS n8n (+ task runner) | Load average |',
@@ -411,5 +414,28 @@ export async function benchBurst(o: { against?: { dir: string; label: string }; 
 	const rows: BurstRow[] = [];
 	if (o.against) rows.push(await measureBurst({ build: o.against.label, packageDir: o.against.dir, plan, log: o.log }));
 	rows.push(await measureBurst({ build: 'this build', plan, log: o.log }));
+	return rows;
+}
+
+/** What Ignore Duplicate Deliveries costs (issue 55): distinct notifications only, from 20 senders. */
+export const OPTIONS_PLAN: BurstPlan = { notifications: 4_000, senders: 20, repeatEvery: 0, kinds: [], laterMs: 0 };
+
+/** The configurations compared: the option off, on (the default), on with a Notification ID Field. */
+export const OPTION_CONFIGS: Array<{ build: string; options: TriggerOptions }> = [
+	{ build: 'Ignore Duplicate Deliveries off', options: { ignoreDuplicates: false } },
+	{ build: 'on (the default)', options: {} },
+	{ build: 'on, Notification ID Field = data.id', options: { notificationIdField: 'data.id' } },
+];
+
+/**
+ * `--only burst-options`: this build in a fresh n8n per configuration, the configurations in turn,
+ * `rounds` times (--quick: 1,000 notifications, one round).
+ */
+export async function benchBurstOptions(o: { quick: boolean; rounds: number; log: (line: string) => void }): Promise<BurstRow[]> {
+	const plan: BurstPlan = o.quick ? { ...OPTIONS_PLAN, notifications: 1_000 } : OPTIONS_PLAN;
+	const rows: BurstRow[] = [];
+	for (let round = 0; round < (o.quick ? 1 : o.rounds); round++) {
+		for (const config of OPTION_CONFIGS) rows.push(await measureBurst({ build: config.build, plan, options: config.options, log: o.log }));
+	}
 	return rows;
 }

@@ -44,7 +44,9 @@
  * --only export (the export rows only, with --against that build's beside them: they replace those of bench/results.json, whose other rows
  * stay as the last full run measured them), --only peer, --only network, --only burst (the same
  * for the peer, the network or the burst rows; --rtt 200 or --rtt 20,200 picks round trips; the
- * burst with --against measures that ref's build too); with --only network, --part lists,platforms,items
+ * burst with --against measures that ref's build too), --only burst-options (4,000 distinct
+ * notifications with Ignore Duplicate Deliveries off, on, and on with a Notification ID Field, in
+ * turn, --repeats rounds up to 3; printed only); with --only network, --part lists,platforms,items
  * picks its parts: the lists at each RTT, the difficult platforms (platforms.ts: rate limit, overload,
  * faults, or one of them: rate, overload, faults) and the per-item cases (perItem.ts).
  */
@@ -57,7 +59,7 @@ import { performance } from 'node:perf_hooks';
 import type { Anchor } from './anchors';
 import type { Client, ListSpec, LoadResult, Target, TriggerResult } from './cases';
 import { runCommand } from '../command';
-import { benchBurst, burstMarkdown } from './burst';
+import { benchBurst, benchBurstOptions, burstMarkdown } from './burst';
 import type { ExportRow } from './export';
 import { exportMarkdown, measureExports } from './export';
 import { measureNetwork, networkMarkdown } from './network';
@@ -203,6 +205,12 @@ async function main(): Promise<void> {
 	const built = againstRef ? buildAgainst(againstRef, log) : undefined;
 	// "main@abc1234", or the commit alone when the ref is one.
 	const against = built && againstRef ? { ...built, label: againstRef.startsWith(built.sha) ? built.sha : `${againstRef}@${built.sha}` } : undefined;
+	if (option('--only') === 'burst-options') {
+		// What the option costs in a real n8n (burst.ts): printed, bench/results.json is left as it is.
+		const rows = await benchBurstOptions({ quick, rounds: Math.min(repeats, 3), log });
+		process.stdout.write(`${burstMarkdown(rows).join('\n')}\n`);
+		return;
+	}
 	if (option('--only') === 'burst') {
 		// The burst rows only (burst.ts): they replace those of bench/results.json, whose other rows stay.
 		try {

@@ -77,7 +77,10 @@ export interface DeliveryResult {
 
 export interface IncomingDelivery {
 	headers: Record<string, string | string[] | undefined>;
-	body: unknown;
+	/** The body as n8n parsed it (default: JSON.parse of `raw`). */
+	body?: unknown;
+	/** The body as sent (n8n's rawBody; default: JSON.stringify of `body`). */
+	raw?: string | Buffer;
 	query?: Record<string, string>;
 }
 
@@ -154,8 +157,8 @@ export class TriggerHarness {
 	testWorkflow?: Workflow;
 	/** How many times n8n's cleanup after a failed production activation ran. */
 	cleanups = 0;
-	/** The static data n8n has saved in its database. */
-	private saved: IDataObject = {};
+	/** The database: the static data n8n has saved (shared with the harnesses of other processes). */
+	private database: { saved: IDataObject } = { saved: {} };
 	private nodeTypes!: Awaited<ReturnType<typeof loadPackage>>['nodeTypes'];
 	/** The built package this "process" loaded (default: this repository's dist/). */
 	private packageDir: string | undefined;
@@ -167,7 +170,7 @@ export class TriggerHarness {
 	readonly received: Array<{ path: string; headers: IncomingDelivery['headers']; body: unknown; result: DeliveryResult }> = [];
 	/** Every item that started an "execution", in order. */
 	readonly executions: INodeExecutionData[][] = [];
-	/** What the node logged through n8n's logger during checkExists / create / delete. */
+	/** What the node logged through n8n's logger (checkExists / create / delete, deliveries). */
 	readonly logs: Array<{ level: string; message: string }> = [];
 	/** While set, the local server answers every request with this status (an n8n outage). */
 	outage: number | undefined;
@@ -201,7 +204,7 @@ export class TriggerHarness {
 			parameters: this.options.parameters,
 			credentials: { salesPaymentsApi: { id: 'cred-salesPaymentsApi', name: 'salesPaymentsApi' } },
 		};
-		this.saved = staticData ? copy(staticData) : {};
+		if (staticData || !this.sharesDatabase) this.database.saved = staticData ? copy(staticData) : {};
 		this.workflow = this.fromDatabase();
 		this.credentialsHelper = new CredentialsHelper(credentialTypes, { ...this.options.credentials });
 		this.additionalData = makeAdditionalData(this.credentialsHelper, undefined, `${this.baseUrl}/webhook`);
@@ -213,7 +216,7 @@ export class TriggerHarness {
 	 * clearWebhooks both do `new Workflow({ ..., staticData: workflowData.staticData })`.
 	 */
 	private fromDatabase(): Workflow {
-		return this.newWorkflow(copy(this.saved), true);
+		return this.newWorkflow(copy(this.database.saved), true);
 	}
 
 	private newWorkflow(staticData: IDataObject, active: boolean): Workflow {
@@ -231,7 +234,7 @@ export class TriggerHarness {
 
 	/** n8n's WorkflowStaticDataService.saveStaticData: the workflow's static data into the database. */
 	private save(workflow: Workflow): void {
-		this.saved = copy(workflow.staticData);
+		this.database.saved = copy(workflow.staticData);
 	}
 
 	/** Changes node parameters (as saving an edited workflow does). */
@@ -249,7 +252,7 @@ export class TriggerHarness {
 
 	/** What n8n has saved in the database as the workflow's static data. */
 	savedStaticData(): IDataObject {
-		return copy(this.saved);
+		return copy(this.database.saved);
 	}
 
 	/** The node's own static data as n8n has saved it in its database (what the next request or activation reads). */
@@ -262,6 +265,23 @@ export class TriggerHarness {
 		return (this.testWorkflow ?? this.newWorkflow({}, false)).getStaticData('node', this.node);
 	}
 
+	/** Whether this harness is another n8n process on a database it shares (anotherProcess()). */
+	private sharesDatabase = false;
+
+	/**
+	 * Another n8n process on the same database, as queue mode's webhook processes are: the same
+	 * workflow and node, the package loaded anew (nothing in memory shared), the static data shared
+	 * as n8n reads and writes it per request (last writer wins). It delivers only; `this` activated.
+	 */
+	async anotherProcess(): Promise<TriggerHarness> {
+		const other = new TriggerHarness({ ...this.options, listen: false, webhookBaseUrl: `${this.baseUrl}/webhook`, packageDir: freshPackageCopy() });
+		other.node = this.node;
+		other.database = this.database;
+		other.sharesDatabase = true;
+		await other.build();
+		return other;
+	}
+
 	/**
 	 * Rebuilds the workflow from saved static data, as n8n does after a restart. With `newProcess`
 	 * the package is loaded anew from a copy of dist/ (a fresh module: nothing the old process
@@ -269,7 +289,7 @@ export class TriggerHarness {
 	 */
 	async restart(options: { newProcess?: boolean } = {}): Promise<void> {
 		if (options.newProcess) this.packageDir = freshPackageCopy();
-		await this.build(this.savedStaticData());
+		await this.build(this.sharesDatabase ? undefined : this.savedStaticData());
 	}
 
 	webhookData(isTest = false): IWebhookData {
@@ -304,10 +324,15 @@ export class TriggerHarness {
 		const context = new HookContext(workflow, this.node, this.additionalData, mode, activation, this.webhookData(isTest));
 		const instanceId = this.options.instanceId;
 		if (instanceId !== undefined) context.getInstanceId = () => instanceId;
+		this.recordLogs(context);
+		return context;
+	}
+
+	/** What the node logs through n8n's logger goes to `logs`. */
+	private recordLogs(context: HookContext | WebhookContext): void {
 		const record = (level: string) => (message: string) => this.logs.push({ level, message });
 		const logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
 		Object.defineProperty(context, 'logger', { value: logger });
-		return context;
 	}
 
 	private method(name: 'checkExists' | 'create' | 'delete') {
@@ -402,12 +427,16 @@ export class TriggerHarness {
 		const headers: Record<string, string | string[] | undefined> = {};
 		for (const [key, value] of Object.entries(request.headers)) headers[key.toLowerCase()] = value;
 		const res = new CapturedResponse();
+		const raw = Buffer.from(request.raw ?? JSON.stringify(request.body ?? null));
+		// As n8n's body parser leaves it (middlewares/body-parser.js: rawBody, contentType, encoding, body).
 		const req = {
 			headers,
-			body: request.body,
+			body: request.body === undefined && request.raw !== undefined ? (JSON.parse(raw.toString('utf8')) as unknown) : request.body,
 			query: request.query ?? {},
 			params: {},
-			rawBody: Buffer.from(JSON.stringify(request.body ?? null)),
+			rawBody: raw,
+			contentType: 'application/json',
+			encoding: 'utf-8',
 			method: 'POST',
 		};
 		const additionalData = { ...this.additionalData, httpRequest: req, httpResponse: res } as unknown as IWorkflowExecuteAdditionalData;
@@ -415,6 +444,7 @@ export class TriggerHarness {
 		if (!options.isTest) await databaseTurn();
 		const workflow = options.isTest ? (this.testWorkflow ?? this.newWorkflow({}, false)) : this.fromDatabase();
 		const context = new WebhookContext(workflow, this.node, additionalData, mode, this.webhookData(options.isTest), [], null);
+		this.recordLogs(context);
 		const started = performance.now();
 		const response = (await this.nodeType.webhook!.call(context)) as IWebhookResponseData;
 		this.webhookMs += performance.now() - started;
@@ -475,7 +505,7 @@ export class TriggerHarness {
 		const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
 		if (staticData.__dataChanged !== true) return;
 		await databaseTurn();
-		this.saved = copy(staticData);
+		this.database.saved = copy(staticData);
 		staticData.__dataChanged = false;
 	}
 
@@ -510,7 +540,7 @@ export class TriggerHarness {
 						body = text;
 					}
 					try {
-						const result = await this.deliver({ headers: req.headers, body }, { isTest });
+						const result = await this.deliver({ headers: req.headers, body, raw: text }, { isTest });
 						this.received.push({ path, headers: req.headers, body, result });
 						res.writeHead(result.httpStatus, { 'content-type': 'application/json' });
 						res.end(JSON.stringify(result.httpBody ?? {}));
