@@ -86,10 +86,14 @@ export async function calcSheetsAsCsv(soffice: string, file: string): Promise<Ma
 	});
 }
 
-/** A cell as Calc holds it: its type (`float`, `date`, `string`, `boolean`...; '' when empty) and its value (a date as ISO 8601). */
+/**
+ * A cell as Calc holds it: its type (`float`, `date`, `string`, `boolean`...; '' when empty), its
+ * value (a date as ISO 8601), and the formula Calc runs in it, if any (`of:=1+2`).
+ */
 export interface CalcValue {
 	type: string;
 	value: string;
+	formula?: string;
 }
 
 /**
@@ -145,7 +149,8 @@ export function parseFods(xml: string): Map<string, CalcValue[][]> {
 				const text = [...(cell[2] ?? '').matchAll(/<text:p>(.*?)<\/text:p>/gs)].map((p) => xmlValue(p[1].replace(/<[^>]+>/g, ''))).join('\n');
 				const value = type === 'date' ? attribute('office:date-value') : type === 'float' || type === 'percentage' || type === 'currency' ? attribute('office:value') : type === 'boolean' ? attribute('office:boolean-value') : text;
 				const repeat = Number(attribute('table:number-columns-repeated') ?? 1);
-				for (let n = 0; n < Math.min(repeat, 20_000); n++) cells.push({ type, value: value ?? '' });
+				const formula = attribute('table:formula');
+				for (let n = 0; n < Math.min(repeat, 20_000); n++) cells.push({ type, value: value ?? '', ...(formula === undefined ? {} : { formula: xmlValue(formula) }) });
 			}
 			while (cells.length > 0 && cells.at(-1)!.type === '') cells.pop();
 			// Calc writes equal rows in a row once, with a count.

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { hasOwn, setOwn } from '../transport/records';
+
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -8,10 +10,10 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
-/** Keeps the listed keys of a record (those present), in that order. */
+/** Keeps the listed keys of a record (those it has), in that order. */
 export function pick(record: IDataObject, keys: readonly string[]): IDataObject {
 	const out: IDataObject = {};
-	for (const key of keys) if (key in record) out[key] = record[key];
+	for (const key of keys) if (hasOwn(record, key)) setOwn(out, key, record[key]);
 	return out;
 }
 
@@ -41,13 +43,14 @@ function withAmounts(value: unknown): unknown {
 	const record = value as IDataObject;
 	const out: IDataObject = {};
 	for (const [key, inner] of Object.entries(record)) {
-		out[key] = withAmounts(inner) as IDataObject[string];
+		// Every key stays the record's own field, `__proto__` too (records.ts setOwn).
+		setOwn(out, key, withAmounts(inner));
 		const base = IN_CENTS.exec(key)?.[1];
 		if (base === undefined || typeof inner !== 'number' || !Number.isFinite(inner)) continue;
 		// Next to the cents field, under its name without "InCents"; a name the record already
 		// uses is never overwritten: the decimal then goes to `<name>Decimal`.
-		const name = base in record ? `${base}Decimal` : base;
-		if (!(name in record)) out[name] = centsToDecimal(inner);
+		const name = hasOwn(record, base) ? `${base}Decimal` : base;
+		if (!hasOwn(record, name)) setOwn(out, name, centsToDecimal(inner));
 	}
 	return out;
 }
