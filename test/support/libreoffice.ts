@@ -109,10 +109,10 @@ export async function calcSheetsAsFods(soffice: string, file: string, infilter?:
 
 /**
  * `file` opened by LibreOffice Calc and saved again as an Excel 2007-365 workbook by Calc itself
- * (its own ZIP and XML, compressed as Calc does): the bytes of that file (at most 10 minutes).
+ * (its own ZIP and XML, compressed as Calc does): the bytes of that file (by default at most 10 minutes).
  */
-export async function calcResavedXlsx(soffice: string, file: string): Promise<Buffer> {
-	return await converted(soffice, file, 'xlsx:Calc MS Excel 2007 XML', undefined, (dir, base) => readFileSync(path.join(dir, `${base}.xlsx`)), 10 * 60_000);
+export async function calcResavedXlsx(soffice: string, file: string, timeoutMs = 10 * 60_000): Promise<Buffer> {
+	return await converted(soffice, file, 'xlsx:Calc MS Excel 2007 XML', undefined, (dir, base) => readFileSync(path.join(dir, `${base}.xlsx`)), timeoutMs);
 }
 
 /** Converts `file` with Calc headless (its own profile in a temporary folder, at most `timeoutMs`: 2 minutes) and reads the result. */
