@@ -110,8 +110,9 @@ export class XlsxWriter {
 	private readonly sheets: string[] = [];
 	/** Row number of the next row in the current sheet (1-based). */
 	private rowNumber = 1;
-	/** The current sheet's XML not yet given to the ZIP. */
-	private readonly xml = new Utf8Builder();
+	/** The current sheet's XML not yet given to the ZIP, and the buffer of the page before (the compressor's until the next page is given). */
+	private xml = new Utf8Builder();
+	private given = new Utf8Builder();
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
@@ -224,10 +225,13 @@ export class XlsxWriter {
 
 	/**
 	 * Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out
-	 * any of it). Not reused: the compressor reads it while the next page is written.
+	 * any of it). The compressor reads it while the next page is written into the other buffer; by the
+	 * time this one is written again, the compressor has read it (deflate.ts).
 	 */
 	private async count(out: Utf8Builder): Promise<void> {
-		await this.zip.data(this.xml.take(false), out);
+		const bytes = this.xml.take(true);
+		[this.xml, this.given] = [this.given, this.xml];
+		await this.zip.data(bytes, out);
 	}
 
 	/**
