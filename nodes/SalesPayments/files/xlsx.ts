@@ -23,6 +23,12 @@ export const XLSX_MAX_COLUMNS = 16_384;
 export const XLSX_MAX_TEXT = 32_767;
 /** Cells the summary names (record id and field), for texts cut and texts with characters replaced. */
 const MAX_NAMED = 5;
+/**
+ * The sheet's XML goes to the compressor in slices of about this size: zlib compresses one (into
+ * less than its 16 KiB output buffer) in its thread while the next is written. A whole page (600 KB)
+ * needs the main thread back every 16 KiB of output, so zlib would mostly wait for the page's end.
+ */
+const SLICE_BYTES = 64 * 1024;
 
 export interface XlsxOptions {
 	sheetName: string;
@@ -150,6 +156,7 @@ export class XlsxWriter {
 			const id = record.id;
 			this.recordId = typeof id === 'string' || typeof id === 'number' ? id : null;
 			this.row(this.layout.row(record), '');
+			if (this.xml.size >= SLICE_BYTES) await this.count(out);
 		}
 		await this.count(out);
 	}
