@@ -8,9 +8,10 @@
 
 /**
  * Chunks shorter than this are copied before they are handed over: Node's stream adapter takes in a
- * chunk below the stream's high-water mark (16 KiB in Node 20, 64 KiB in 22) at once, before zlib read it.
+ * chunk below the stream's high-water mark (16 KiB in Node 20, 64 KiB in 22 and 24) at once, before
+ * zlib has read it; a longer one only once zlib has read it (the sheet's slices: xlsx.ts SLICE_BYTES).
  */
-const COPY_BELOW = 256 * 1024;
+export const COPY_BELOW = 64 * 1024;
 export class Deflater {
 	private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
 	/** Compressed bytes made and not yet taken. */

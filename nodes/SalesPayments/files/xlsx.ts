@@ -8,6 +8,7 @@ import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
 import type { TooLargePart } from './zip';
 import { ZipWriter } from './zip';
+import { COPY_BELOW } from './deflate';
 
 /**
  * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in a
@@ -24,11 +25,12 @@ export const XLSX_MAX_TEXT = 32_767;
 /** Cells the summary names (record id and field), for texts cut and texts with characters replaced. */
 const MAX_NAMED = 5;
 /**
- * The sheet's XML goes to the compressor in slices of about this size: zlib compresses one (into
+ * The sheet's XML goes to the compressor in slices of at least this size: zlib compresses one (into
  * less than its 16 KiB output buffer) in its thread while the next is written. A whole page (600 KB)
  * needs the main thread back every 16 KiB of output, so zlib would mostly wait for the page's end.
+ * Not less than deflate.ts COPY_BELOW: a slice is handed over without a copy.
  */
-const SLICE_BYTES = 64 * 1024;
+const SLICE_BYTES = COPY_BELOW;
 
 export interface XlsxOptions {
 	sheetName: string;
