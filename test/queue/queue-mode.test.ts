@@ -186,62 +186,47 @@ const claimWorkflow = {
 	connections: { Trigger: { main: [[{ node: 'Claim', type: 'main', index: 0 }]] } },
 };
 
-const returnAllWorkflow = {
-	id: RETURN_ALL_WF,
-	name: 'queue Return All',
-	active: false,
-	nodes: [
-		{
-			id: 'ra-hook',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: RETURN_ALL_HOOK,
-			parameters: { httpMethod: 'POST', path: RETURN_ALL_PATH, responseMode: 'onReceived', options: {} },
-		},
-		{
-			id: 'ra-movements',
-			name: 'Movements',
-			type: 'n8n-nodes-sales-payments.salesPayments',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: { resource: 'movement', operation: 'getMany', returnAll: true },
-			credentials: credential,
-		},
-	],
-	connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+/** Webhook -> Movement › Get Many, Return All, with `extra` parameters and its credential. */
+function movementsWorkflow(id: string, name: string, hook: { webhookId: string; path: string }, extra: Record<string, unknown>, credentials = credential) {
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [
+			{
+				id: `${id}-hook`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: hook.webhookId,
+				parameters: { httpMethod: 'POST', path: hook.path, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: `${id}-movements`,
+				name: 'Movements',
+				type: 'n8n-nodes-sales-payments.salesPayments',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { resource: 'movement', operation: 'getMany', returnAll: true, ...extra },
+				credentials,
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
 
-/** Webhook -> Movement › Get Many of the export business, Return All to an Excel file (n8n's default binary data mode). */
-const excelWorkflow = {
-	id: EXCEL_WF,
-	name: 'queue Excel export',
-	active: false,
-	nodes: [
-		{
-			id: 'xl-hook',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: EXCEL_HOOK,
-			parameters: { httpMethod: 'POST', path: EXCEL_PATH, responseMode: 'onReceived', options: {} },
-		},
-		{
-			id: 'xl-movements',
-			name: 'Movements',
-			type: 'n8n-nodes-sales-payments.salesPayments',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: { resource: 'movement', operation: 'getMany', returnAll: true, output: 'xlsxFile', fileOptions: { fileName: 'movements-queue' } },
-			credentials: { salesPaymentsApi: { id: EXCEL_CREDENTIAL_ID, name: 'Sales & Payments (queue, export)' } },
-		},
-	],
-	connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+const returnAllWorkflow = movementsWorkflow(RETURN_ALL_WF, 'queue Return All', { webhookId: RETURN_ALL_HOOK, path: RETURN_ALL_PATH }, {});
+
+/** The export business's movements to an Excel file, in n8n's default binary data mode. */
+const excelWorkflow = movementsWorkflow(
+	EXCEL_WF,
+	'queue Excel export',
+	{ webhookId: EXCEL_HOOK, path: EXCEL_PATH },
+	{ output: 'xlsxFile', fileOptions: { fileName: 'movements-queue' } },
+	{ salesPaymentsApi: { id: EXCEL_CREDENTIAL_ID, name: 'Sales & Payments (queue, export)' } },
+);
 
 /** A process's peak and current resident memory (MB), from /proc. */
 function memoryOf(pid: number | undefined): { peakMb: number; rssMb: number } | undefined {
