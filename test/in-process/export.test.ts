@@ -266,7 +266,10 @@ describe('bad file settings are refused before any request, naming the field', (
 		[{ fileOptions: { fileName: '../movements.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "../movements.csv")'],
 		[{ fileOptions: { fileName: 'a\\b.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "a\\\\b.csv")'],
 		[{ fileOptions: { fileName: '..' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "..")'],
-		[{ fileOptions: { fileName: 'line\nbreak.csv' } }, 'File Name must be a file name of at most 200 characters, without / or \\ (got "line\\nbreak.csv")'],
+		[
+			{ fileOptions: { fileName: 'line\nbreak.csv' } },
+			'File Name must be a file name without control or invisible format characters, which make a name display otherwise than it is (U+000A at character 5) (got "line\\nbreak.csv")',
+		],
 		[{ output: '={{ "pdfFile" }}' }, 'Output must be one of items, csvFile, jsonLinesFile, xlsxFile, summary (got "pdfFile")'],
 	])('%j', async (extra, message) => {
 		sim().clearRequests();

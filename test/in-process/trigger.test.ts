@@ -627,6 +627,8 @@ describe('Trigger: deliveries', () => {
 			// No readable kind: let through (the platform only sends what the webhook subscribed to).
 			[{ hello: 'world' }, { event: null, hello: 'world' }],
 			[[1, 2], { event: null, data: [1, 2] }],
+			// A `__proto__` key of the body is data, kept as the item's own field (issue 52).
+			[JSON.parse('{"event":"order.paid","__proto__":{"admin":true}}'), { event: 'order.paid', ['__proto__']: { admin: true } }],
 		];
 		for (const [body, expected] of cases) {
 			const res = await h.deliver({ headers, body });

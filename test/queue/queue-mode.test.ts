@@ -16,10 +16,13 @@
  * started execution N"); each refund request gives exactly one execution and one message, also
  * across a stop of every worker and a main restart, after which polling resumes from the cursor
  * saved in Postgres (nothing replayed, nothing missed).
+ * An Excel export of 200,000 movements on a worker in queue mode's default binary data mode
+ * (`database`, n8n 2.x: the whole file is read into memory and stored in Postgres, at most 512 MiB a
+ * file): stored, within the cap, and a workbook that reads back row by row (issue 52).
  *
  * `npm run test:queue`. Figures go to test-output/queue-mode.json (quoted in docs/queue-mode.md).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,6 +30,7 @@ import axios from 'axios';
 
 import { CURSOR_MARGIN_MS } from '../../nodes/SalesPayments/polling/state';
 import { demoExamples } from '../support/demo';
+import { readXlsxStreaming } from '../support/helpers/xlsx';
 import { ensureN8n, packPackage, REPO_DIR } from '../support/n8n-install';
 import { sleep, waitFor } from '../support/n8n-process';
 import type { ExecutionRow, QueueCluster, RunData } from '../support/queue/cluster';
@@ -60,6 +64,12 @@ const SPREAD = 20;
 /** Deliveries sent one at a time to measure the webhook process's own latency. */
 const SINGLE_DELIVERIES = 20;
 const RETURN_ALL_PATH = 'sp-queue-return-all';
+const EXCEL_WF = 'wfQueueExcel';
+const EXCEL_HOOK = 'a051ef03-6274-4d8f-a0d1-c2b3dae9f876';
+const EXCEL_PATH = 'sp-queue-excel';
+const EXCEL_CREDENTIAL_ID = 'spQueueExcelApi';
+/** Movements of the business the Excel export reads (another business of the same keys: the other tests' lists stay small). */
+const EXCEL_MOVEMENTS = 200_000;
 /** Movements added to the primary business, so that Return All walks many pages. */
 const EXTRA_MOVEMENTS = 12_000;
 const BURSTS = 4;
@@ -85,6 +95,8 @@ const MAIN_DOWN_WATCH_MS = 4_000;
 const RATE_WINDOW_MS = 3_000;
 
 const credential = { salesPaymentsApi: { id: CREDENTIAL_ID, name: 'Sales & Payments (queue)' } };
+/** The business the Excel export reads: the primary account's second. */
+const excelBusiness = () => String(sim.state.businesses[1].id);
 
 function triggerWorkflow(id: string, webhookId: string, events: string[], ignoreDuplicates: boolean, withGetOrder: boolean) {
 	const nodes: Array<Record<string, unknown>> = [
@@ -174,33 +186,59 @@ const claimWorkflow = {
 	connections: { Trigger: { main: [[{ node: 'Claim', type: 'main', index: 0 }]] } },
 };
 
-const returnAllWorkflow = {
-	id: RETURN_ALL_WF,
-	name: 'queue Return All',
-	active: false,
-	nodes: [
-		{
-			id: 'ra-hook',
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: RETURN_ALL_HOOK,
-			parameters: { httpMethod: 'POST', path: RETURN_ALL_PATH, responseMode: 'onReceived', options: {} },
-		},
-		{
-			id: 'ra-movements',
-			name: 'Movements',
-			type: 'n8n-nodes-sales-payments.salesPayments',
-			typeVersion: 1,
-			position: [240, 0],
-			parameters: { resource: 'movement', operation: 'getMany', returnAll: true },
-			credentials: credential,
-		},
-	],
-	connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
-	settings: { executionOrder: 'v1' },
-};
+/** Webhook -> Movement › Get Many, Return All, with `extra` parameters and its credential. */
+function movementsWorkflow(id: string, name: string, hook: { webhookId: string; path: string }, extra: Record<string, unknown>, credentials = credential) {
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [
+			{
+				id: `${id}-hook`,
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: hook.webhookId,
+				parameters: { httpMethod: 'POST', path: hook.path, responseMode: 'onReceived', options: {} },
+			},
+			{
+				id: `${id}-movements`,
+				name: 'Movements',
+				type: 'n8n-nodes-sales-payments.salesPayments',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { resource: 'movement', operation: 'getMany', returnAll: true, ...extra },
+				credentials,
+			},
+		],
+		connections: { Webhook: { main: [[{ node: 'Movements', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const returnAllWorkflow = movementsWorkflow(RETURN_ALL_WF, 'queue Return All', { webhookId: RETURN_ALL_HOOK, path: RETURN_ALL_PATH }, {});
+
+/** The export business's movements to an Excel file, in n8n's default binary data mode. */
+const excelWorkflow = movementsWorkflow(
+	EXCEL_WF,
+	'queue Excel export',
+	{ webhookId: EXCEL_HOOK, path: EXCEL_PATH },
+	{ output: 'xlsxFile', fileOptions: { fileName: 'movements-queue' } },
+	{ salesPaymentsApi: { id: EXCEL_CREDENTIAL_ID, name: 'Sales & Payments (queue, export)' } },
+);
+
+/** A process's peak and current resident memory (MB), from /proc. */
+function memoryOf(pid: number | undefined): { peakMb: number; rssMb: number } | undefined {
+	if (!pid) return undefined;
+	try {
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+		const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+		return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
+	} catch {
+		return undefined;
+	}
+}
 
 /** The refunds example as users import it, polling every second, with this cluster's credential. */
 function refundsWorkflow(simulator: Simulator): Record<string, unknown> {
@@ -359,6 +397,7 @@ beforeAll(async () => {
 	const tgz = await packPackage();
 	sim = await startSimulator();
 	addMovements(sim, sim.credentials.businessId, EXTRA_MOVEMENTS);
+	addMovements(sim, excelBusiness(), EXCEL_MOVEMENTS - sim.state.col('movements').filter((m) => m._businessId === excelBusiness()).length);
 	const t1 = Date.now();
 	cluster = await Cluster.start({
 		binaries,
@@ -368,6 +407,7 @@ beforeAll(async () => {
 		workerConcurrency: WORKER_CONCURRENCY,
 		credentials: (c) => [
 			{ id: CREDENTIAL_ID, name: 'Sales & Payments (queue)', type: 'salesPaymentsApi', data: sim.credentials },
+			{ id: EXCEL_CREDENTIAL_ID, name: 'Sales & Payments (queue, export)', type: 'salesPaymentsApi', data: { ...sim.credentials, businessId: excelBusiness() } },
 			{
 				id: APP_CREDENTIAL_ID,
 				name: 'App database (queue)',
@@ -381,9 +421,10 @@ beforeAll(async () => {
 			removeDuplicatesWorkflow,
 			claimWorkflow,
 			returnAllWorkflow,
+			excelWorkflow,
 			refundsWorkflow(sim),
 		],
-		publish: [TRIGGER_WF, RETURN_ALL_WF],
+		publish: [TRIGGER_WF, RETURN_ALL_WF, EXCEL_WF],
 		log,
 	});
 	figures.clusterStartMs = Date.now() - t1;
@@ -657,6 +698,42 @@ describe('n8n 2.8.4 queue mode: main + 2 webhook processes + 2 workers, Postgres
 		expect(worker).toMatch(/^worker-\d$/);
 		(figures.returnAll as Record<string, unknown>).ranOn = worker;
 	}, 180_000);
+
+	it(`an Excel export of ${EXCEL_MOVEMENTS.toLocaleString('en-US')} movements on a worker, in the default binary data mode (database): stored in Postgres well within 512 MiB, a workbook that reads back row by row`, async () => {
+		const before = cluster.workers.map((w) => memoryOf(w.proc.pid));
+		const t0 = Date.now();
+		const res = await axios.post(`${cluster.webhookUrl}webhook/${EXCEL_PATH}`, {}, { validateStatus: () => true });
+		expect(res.status).toBe(200);
+		const [row] = await cluster.waitForExecutions(EXCEL_WF, 1, 600_000);
+		const executionMs = Date.now() - t0;
+		const [withData] = await cluster.executions(EXCEL_WF, true);
+		expect({ status: row.status, error: withData.data?.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+		const [item] = (withData.data?.resultData.runData.Movements?.[0]?.data?.main?.[0] ?? []) as Array<{ json: Record<string, unknown>; binary?: { data?: { id?: string; fileName?: string } } }>;
+		expect(item.json).toMatchObject({ fileName: 'movements-queue.xlsx', records: EXCEL_MOVEMENTS, reconciled: true });
+		// n8n's default in queue mode: the file went to Postgres (binary_data), whole.
+		const id = item.binary?.data?.id ?? '';
+		expect(id).toMatch(/^database:/);
+		const stored = (await cluster.postgres.query(`SELECT "fileSize" || '|' || encode(data, 'base64') FROM binary_data WHERE "fileId" = '${id.slice('database:'.length).replace(/'/g, "''")}'`)).trim();
+		const [size, base64] = [stored.slice(0, stored.indexOf('|')), stored.slice(stored.indexOf('|') + 1)];
+		const file = Buffer.from(base64, 'base64');
+		expect(file.length).toBe(Number(size));
+		expect(file.length).toBeLessThan((512 * 1024 ** 2) / 8);
+		// Row by row, as a streaming reader takes a large workbook.
+		const [sheet] = await readXlsxStreaming(file);
+		expect(sheet.rows).toHaveLength(EXCEL_MOVEMENTS + 1);
+		expect(new Set(sheet.rows.slice(1).map((r) => r[0])).size).toBe(EXCEL_MOVEMENTS);
+		const worker = cluster.workerOfExecutions().get(row.id);
+		expect(worker).toMatch(/^worker-\d$/);
+		const index = cluster.workers.findIndex((w) => w.name === worker);
+		figures.excelDatabaseMode = {
+			movements: EXCEL_MOVEMENTS,
+			fileBytes: file.length,
+			executionMs,
+			ranOn: worker,
+			workerMemoryBefore: before[index],
+			workerMemoryAfter: memoryOf(cluster.workers[index]?.proc.pid),
+		};
+	}, 900_000);
 
 	it('Ignore Duplicate Deliveries (set on): the same delivery at both webhook processes, sequentially and concurrently', async () => {
 		const hook = await activateTrigger(DEDUP_WF, DEDUP_HOOK, 'order.updated');

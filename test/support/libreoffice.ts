@@ -86,10 +86,14 @@ export async function calcSheetsAsCsv(soffice: string, file: string): Promise<Ma
 	});
 }
 
-/** A cell as Calc holds it: its type (`float`, `date`, `string`, `boolean`...; '' when empty) and its value (a date as ISO 8601). */
+/**
+ * A cell as Calc holds it: its type (`float`, `date`, `string`, `boolean`...; '' when empty), its
+ * value (a date as ISO 8601), and the formula Calc runs in it, if any (`of:=1+2`).
+ */
 export interface CalcValue {
 	type: string;
 	value: string;
+	formula?: string;
 }
 
 /**
@@ -105,10 +109,10 @@ export async function calcSheetsAsFods(soffice: string, file: string, infilter?:
 
 /**
  * `file` opened by LibreOffice Calc and saved again as an Excel 2007-365 workbook by Calc itself
- * (its own ZIP and XML, compressed as Calc does): the bytes of that file (at most 10 minutes).
+ * (its own ZIP and XML, compressed as Calc does): the bytes of that file (by default at most 10 minutes).
  */
-export async function calcResavedXlsx(soffice: string, file: string): Promise<Buffer> {
-	return await converted(soffice, file, 'xlsx:Calc MS Excel 2007 XML', undefined, (dir, base) => readFileSync(path.join(dir, `${base}.xlsx`)), 10 * 60_000);
+export async function calcResavedXlsx(soffice: string, file: string, timeoutMs = 10 * 60_000): Promise<Buffer> {
+	return await converted(soffice, file, 'xlsx:Calc MS Excel 2007 XML', undefined, (dir, base) => readFileSync(path.join(dir, `${base}.xlsx`)), timeoutMs);
 }
 
 /** Converts `file` with Calc headless (its own profile in a temporary folder, at most `timeoutMs`: 2 minutes) and reads the result. */
@@ -145,7 +149,8 @@ export function parseFods(xml: string): Map<string, CalcValue[][]> {
 				const text = [...(cell[2] ?? '').matchAll(/<text:p>(.*?)<\/text:p>/gs)].map((p) => xmlValue(p[1].replace(/<[^>]+>/g, ''))).join('\n');
 				const value = type === 'date' ? attribute('office:date-value') : type === 'float' || type === 'percentage' || type === 'currency' ? attribute('office:value') : type === 'boolean' ? attribute('office:boolean-value') : text;
 				const repeat = Number(attribute('table:number-columns-repeated') ?? 1);
-				for (let n = 0; n < Math.min(repeat, 20_000); n++) cells.push({ type, value: value ?? '' });
+				const formula = attribute('table:formula');
+				for (let n = 0; n < Math.min(repeat, 20_000); n++) cells.push({ type, value: value ?? '', ...(formula === undefined ? {} : { formula: xmlValue(formula) }) });
 			}
 			while (cells.length > 0 && cells.at(-1)!.type === '') cells.pop();
 			// Calc writes equal rows in a row once, with a count.

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { hasOwn, setOwn } from '../transport/records';
+
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -24,7 +26,7 @@ export type ModelRecord = ReadonlyArray<string | readonly [string, string]>;
 function valueAt(record: IDataObject, path: string): unknown {
 	let value: unknown = record;
 	for (const key of path.split('.')) {
-		if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+		if (value === null || typeof value !== 'object' || Array.isArray(value) || !hasOwn(value as IDataObject, key)) return undefined;
 		value = (value as IDataObject)[key];
 	}
 	return value;
@@ -42,16 +44,16 @@ export function forModel(record: IDataObject, fields: ModelRecord): IDataObject 
 		const value = valueAt(record, path);
 		if (value === undefined) continue;
 		const base = IN_CENTS.exec(key)?.[1];
-		if (base !== undefined && typeof value === 'number' && Number.isFinite(value)) out[base] = centsToDecimal(value);
-		else out[key] = value as IDataObject[string];
+		if (base !== undefined && typeof value === 'number' && Number.isFinite(value)) setOwn(out, base, centsToDecimal(value));
+		else setOwn(out, key, value as IDataObject[string]);
 	}
 	return out;
 }
 
-/** Keeps the listed keys of a record (those present), in that order. */
+/** Keeps the listed keys of a record (those it has), in that order. */
 export function pick(record: IDataObject, keys: readonly string[]): IDataObject {
 	const out: IDataObject = {};
-	for (const key of keys) if (key in record) out[key] = record[key];
+	for (const key of keys) if (hasOwn(record, key)) setOwn(out, key, record[key]);
 	return out;
 }
 
@@ -74,13 +76,14 @@ function withAmounts(value: unknown): unknown {
 	const record = value as IDataObject;
 	const out: IDataObject = {};
 	for (const [key, inner] of Object.entries(record)) {
-		out[key] = withAmounts(inner) as IDataObject[string];
+		// Every key stays the record's own field, `__proto__` too (records.ts setOwn).
+		setOwn(out, key, withAmounts(inner));
 		const base = IN_CENTS.exec(key)?.[1];
 		if (base === undefined || typeof inner !== 'number' || !Number.isFinite(inner)) continue;
 		// Next to the cents field, under its name without "InCents"; a name the record already
 		// uses is never overwritten: the decimal then goes to `<name>Decimal`.
-		const name = base in record ? `${base}Decimal` : base;
-		if (!(name in record)) out[name] = centsToDecimal(inner);
+		const name = hasOwn(record, base) ? `${base}Decimal` : base;
+		if (!hasOwn(record, name)) setOwn(out, name, centsToDecimal(inner));
 	}
 	return out;
 }

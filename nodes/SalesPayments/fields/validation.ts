@@ -6,6 +6,7 @@ import { fieldError, wrongType } from '../transport/errors';
 import type { SegmentRule } from '../transport/paths';
 import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from '../transport/paths';
 import { strictInteger } from '../transport/numbers';
+import { setOwn } from '../transport/records';
 
 /**
  * Input checks shared by every operation and both triggers. Each throws a NodeOperationError
@@ -184,7 +185,7 @@ export function compact(obj: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(obj)) {
 		if (value === undefined || value === '' || value === null) continue;
 		if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0) continue;
-		out[key] = value;
+		setOwn(out, key, value);
 	}
 	return out;
 }

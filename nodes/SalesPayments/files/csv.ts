@@ -45,8 +45,10 @@ export function isPlainNumber(text: string): boolean {
 
 /**
  * A text a spreadsheet would run as a formula, with a `'` before the formula character. Also after
- * another locale's delimiter: a comma file opened in a `;` locale (Excel in Brazil) is split on `;`
- * inside quotes too, so `x;=1+2` becomes `x;'=1+2`. Plain numbers are left as they are.
+ * another locale's delimiter and after a line break: a comma file opened in a `;` locale (Excel in
+ * Brazil) is split on `;` inside quotes too, and a quoted line break ends its row there, so
+ * `x;=1+2` becomes `x;'=1+2` and `Obrigado!\n=1+2` becomes `Obrigado!\n'=1+2`. Plain numbers are
+ * left as they are.
  */
 export function neutralize(text: string, delimiter: Delimiter = ','): string {
 	if (text === '') return text;
@@ -73,12 +75,15 @@ export function neutralize(text: string, delimiter: Delimiter = ','): string {
 	return out + text.slice(copied);
 }
 
-/** For each file delimiter, the other locales' delimiters (`,` `;` tab). */
-const OTHER_DELIMITERS: Record<Delimiter, RegExp> = { ',': /[;\t]/, ';': /[,\t]/, '\t': /[,;]/ };
+/** For each file delimiter, where another reader's cell may start: the other locales' delimiters (`,` `;` tab) and line breaks. */
+const OTHER_DELIMITERS: Record<Delimiter, RegExp> = { ',': /[;\t\r\n]/, ';': /[,\t\r\n]/, '\t': /[,;\r\n]/ };
 
-/** `,` `;` or tab, when it is not the file's own delimiter (which quoting protects). */
+/**
+ * `,` `;` or tab when it is not the file's own delimiter (which quoting protects), or a line break:
+ * a reader that splits on another delimiter ignores the quotes, so a quoted line break ends its row.
+ */
 function isOtherDelimiter(c: number, own: number): boolean {
-	return (c === 0x2c || c === 0x3b || c === 0x09) && c !== own;
+	return ((c === 0x2c || c === 0x3b || c === 0x09) && c !== own) || c === 0x0a || c === 0x0d;
 }
 
 /** One field as RFC 4180 writes it, with `delimiter` between fields. */

@@ -164,7 +164,7 @@ export const fileOutputFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. movements-2025-06',
 				description:
-					"Name of the file. It ends in the output's extension (.csv, .xlsx or .jsonl): added when missing, and put in place of another file type's (a .csv name for an Excel file). Empty: the list's name, e.g. movements.xlsx.",
+					"Name of the file. It ends in one extension, the output's (.csv, .xlsx or .jsonl): added when missing, put in place of another file type's (a .csv name for an Excel file). Empty, or only an extension: the list's name, e.g. movements.xlsx.",
 			},
 			{
 				displayName: 'Header Row',
@@ -180,7 +180,7 @@ export const fileOutputFields: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					"Whether to put a ' before texts that a spreadsheet would run as a formula (those starting with =, +, -, @, a tab, a carriage return or NUL, also after a , ; or tab inside the text). Numbers are never changed.",
+					"Whether to put a ' before texts that a spreadsheet would run as a formula (those starting with =, +, -, @, a tab, a carriage return or NUL, also after a , ; tab or line break inside the text). Numbers are never changed.",
 				displayOptions: { show: { '/output': ['csvFile'] } },
 			},
 			{
@@ -224,13 +224,12 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 		fieldError(this, `Put Output File in Field must name the binary field for the file, e.g. data (got ${JSON.stringify(property)})`, i);
 	}
 	const options = this.getNodeParameter('fileOptions', i, {}) as IDataObject;
-	let fileName = options.fileName ?? '';
+	const listName = plural(String(this.getNodeParameter('resource', i)));
 	// Empty: the list's name, given the output's extension below (movements.csv).
-	if (fileName === '') fileName = plural(String(this.getNodeParameter('resource', i)));
-	if (!isFileName(fileName)) {
-		fieldError(this, `File Name must be a file name of at most 200 characters, without / or \\ (got ${JSON.stringify(fileName)})`, i);
-	}
-	const naming = nameFile(fileName, output);
+	const fileName = options.fileName === undefined || options.fileName === '' ? listName : options.fileName;
+	const nameProblem = fileNameProblem(fileName);
+	if (nameProblem !== undefined) fieldError(this, `File Name must be ${nameProblem} (got ${JSON.stringify(fileName)})`, i);
+	const naming = nameFile(fileName as string, output, listName);
 	const sheetName = options.sheetName ?? 'Sheet';
 	const problem = typeof sheetName === 'string' ? sheetNameProblem(sheetName) : 'a text';
 	if (output === 'xlsxFile' && problem !== undefined) fieldError(this, `Sheet Name must be ${problem} (got ${JSON.stringify(sheetName)})`, i);
@@ -243,7 +242,7 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 	return {
 		property,
 		...naming,
-		given: fileName,
+		given: fileName as string,
 		bom: checkBoolean.call(this, options.bom ?? false, i, 'Add Byte Order Mark (BOM)'),
 		neutralizeFormulas: checkBoolean.call(this, options.neutralizeFormulas ?? true, i, 'Neutralize Formulas'),
 		delimiter,
@@ -257,22 +256,32 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 	};
 }
 
-/** File Options › Columns, checked: each a field (a dot path), named once, with its header name; undefined when none is chosen. */
+/**
+ * File Options › Columns, checked: each a field (a dot path, trimmed), named once, with its header
+ * name; undefined when none is chosen. Two fields that differ only in case or surrounding spaces
+ * (`id`, ` id`, `ID`) are refused: one of them is surely a slip, and the file would hold both.
+ */
 function readColumns(ctx: IExecuteFunctions, value: unknown, i: number, most: number): ChosenColumn[] | undefined {
 	const list = isPlainObject(value) ? value.column : undefined;
 	if (list === undefined || (Array.isArray(list) && list.length === 0)) return undefined;
 	if (!Array.isArray(list)) fieldError(ctx, `Columns must be a list of columns (got ${JSON.stringify(list)})`, i);
 	if (list.length > most) fieldError(ctx, `Columns: an Excel sheet holds at most ${most.toLocaleString('en-US')} columns (got ${list.length.toLocaleString('en-US')})`, i);
-	const seen = new Set<string>();
+	/** Each field as given, by its name trimmed and in lower case. */
+	const seen = new Map<string, string>();
 	return list.map((entry: unknown, n) => {
 		const column = isPlainObject(entry) ? entry : {};
 		// A resource locator's value ({ mode, value }), or a text set by an expression.
-		const field = isPlainObject(column.field) ? column.field.value : column.field;
+		const given = isPlainObject(column.field) ? column.field.value : column.field;
 		const header = column.header ?? '';
-		if (typeof field !== 'string' || field.trim() === '') fieldError(ctx, `Columns › Field of column ${n + 1} must name a field, e.g. createdAt or customer.email (got ${JSON.stringify(field ?? '')})`, i);
-		if (seen.has(field)) fieldError(ctx, `Columns › Field ${JSON.stringify(field)} is chosen twice: give each field one column`, i);
+		if (typeof given !== 'string' || given.trim() === '') fieldError(ctx, `Columns › Field of column ${n + 1} must name a field, e.g. createdAt or customer.email (got ${JSON.stringify(given ?? '')})`, i);
+		const field = given.trim();
+		const before = seen.get(field.toLowerCase());
+		if (before === given) fieldError(ctx, `Columns › Field ${JSON.stringify(given)} is chosen twice: give each field one column`, i);
+		if (before !== undefined) {
+			fieldError(ctx, `Columns › Fields ${JSON.stringify(before)} and ${JSON.stringify(given)} differ only in case or surrounding spaces: choose the field once, spelled as the records spell it`, i);
+		}
 		if (typeof header !== 'string') fieldError(ctx, `Columns › Header Name of column ${n + 1} must be a text (got ${JSON.stringify(header)})`, i);
-		seen.add(field);
+		seen.set(field.toLowerCase(), given);
 		return { field, header: header === '' ? field : header };
 	});
 }
@@ -294,10 +303,20 @@ function readDelimiter(this: IExecuteFunctions, value: unknown, i: number): Deli
 	return value as Delimiter;
 }
 
-/** A plain file name: no folder, no control character, not `.` or `..`. */
-function isFileName(name: unknown): name is string {
-	if (typeof name !== 'string' || name.length > 200 || name.trim() !== name || name === '' || /^\.+$/.test(name) || /[/\\]/.test(name)) return false;
-	return ![...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+/**
+ * What is wrong with a file name, if anything: a plain name, no folder, not `.` or `..`; no control
+ * character, and no invisible format character (a right-to-left override U+202E, a zero-width
+ * space, a byte order mark...: Unicode's Cf, and the line and paragraph separators), which would make
+ * the name display otherwise than it is (`report\u202Excsl.exe` shows as `reportexe.lscx`).
+ */
+function fileNameProblem(name: unknown): string | undefined {
+	if (typeof name !== 'string' || name.length > 200 || name.trim() !== name || name === '' || /^\.+$/.test(name) || /[/\\]/.test(name)) {
+		return 'a file name of at most 200 characters, without / or \\';
+	}
+	const hidden = /[\p{Cc}\p{Cf}\u2028\u2029]/u.exec(name);
+	if (hidden === null) return undefined;
+	const code = `U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+	return `a file name without control or invisible format characters, which make a name display otherwise than it is (${code} at character ${hidden.index + 1})`;
 }
 
 function plural(resource: string): string {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Exact } from '../paging/totals';
 import { cameText, COUNT_FIELDS, figure, jsonOf, minus, moneyOf, readExact } from '../paging/totals';
+import { hasOwn, setOwn } from '../transport/records';
 
 /**
  * Whether a file output adds up (docs/exports.md, "Does it add up?"): rows and the sum of
@@ -23,9 +24,15 @@ export interface ListFacts {
 	money?: boolean;
 }
 
-/** Rows named in a reason, of those whose value cannot be added up. */
+/** Rows named in a reason, of those whose value cannot be added up (fewer when the reason would pass its most characters). */
 const NAMED_ROWS = 3;
+/** The most characters of a reason (it names the figure and the record it means first). */
+export const MAX_REASON = 300;
+/** The most characters of a record's id or a value quoted in a reason. */
+const MAX_QUOTED = 40;
 
+/** A record's id as a reason names it, cut to MAX_QUOTED characters. */
+const shortened = (text: string) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED - 1)}…` : text);
 const rowsOf = (count: number) => `${figure(count)} ${count === 1 ? 'row' : 'rows'}`;
 const whole = (units: bigint): Exact => ({ units, scale: 0 });
 
@@ -40,7 +47,8 @@ export class Reconciliation {
 	/** Adds the values of the records written. */
 	add(records: IDataObject[]): void {
 		for (const record of records) {
-			const value = record.valueInCents;
+			// The record's own field: never one read through a `__proto__` key (records.ts setOwn).
+			const value = hasOwn(record, 'valueInCents') ? record.valueInCents : undefined;
 			if (typeof value === 'number' && Number.isSafeInteger(value)) {
 				const sum = this.small + value;
 				if (Number.isSafeInteger(sum)) this.small = sum;
@@ -59,8 +67,8 @@ export class Reconciliation {
 	private skip(record: IDataObject, value: unknown): void {
 		this.unsummed++;
 		if (this.unsummedIn.length < NAMED_ROWS) {
-			const id = typeof record.id === 'string' || typeof record.id === 'number' ? `record ${String(record.id)}` : 'a record without an id';
-			this.unsummedIn.push(`${id}: ${cameText(value)}`);
+			const id = hasOwn(record, 'id') && (typeof record.id === 'string' || typeof record.id === 'number') ? `record ${shortened(String(record.id))}` : 'a record without an id';
+			this.unsummedIn.push(`${id}: ${cameText(value, MAX_QUOTED)}`);
 		}
 	}
 
@@ -93,7 +101,7 @@ export class Reconciliation {
 			}
 		}
 		if (totals.totalValue !== undefined) this.values(totals.totalValue, limited, reconciliation, reasons, money === true);
-		reconciliation.reasons = reasons;
+		reconciliation.reasons = reasons.map((reason) => (reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason));
 		return { reconciled: reasons.length === 0, reconciliation };
 	}
 
@@ -113,10 +121,12 @@ export class Reconciliation {
 		}
 		if (limited) return;
 		if (this.unsummed > 0) {
-			const more = this.unsummed > this.unsummedIn.length ? ', ...' : '';
-			reasons.push(
-				`${rowsOf(this.unsummed)} whose valueInCents is not a whole number of cents (${this.unsummedIn.join('; ')}${more}): the values were not added up, nor compared with totalValue`,
-			);
+			const reason = (named: string[]) =>
+				`${rowsOf(this.unsummed)} whose valueInCents is not a whole number of cents (${named.join('; ')}${this.unsummed > named.length ? ', ...' : ''}): the values were not added up, nor compared with totalValue`;
+			// As many of the rows named as the reason's most characters hold (one at least).
+			let named = this.unsummedIn;
+			while (named.length > 1 && reason(named).length > MAX_REASON) named = named.slice(0, -1);
+			reasons.push(reason(named));
 		} else if (total.scale > 0) {
 			reasons.push(`the platform's totalValue is ${figure(total)}, not a whole number of cents: the valueInCents written add up to ${figure(sum)}`);
 		} else if (sum !== total.units) {
@@ -142,12 +152,12 @@ function jsonOrNumber(exact: Exact, came: unknown): number | string {
 export function totalsWithMoney(totals: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const [name, value] of Object.entries(totals)) {
-		out[name] = value;
+		setOwn(out, name, value);
 		const base = name === 'totalValue' ? 'totalValueDecimal' : /^(.+)InCents$/.exec(name)?.[1];
 		const cents = base === undefined ? undefined : readExact(value);
 		if (base === undefined || cents === undefined || cents.scale > 0) continue;
-		const decimal = base in totals ? `${base}Decimal` : base;
-		if (!(decimal in totals)) out[decimal] = moneyOf(cents.units);
+		const decimal = hasOwn(totals, base) ? `${base}Decimal` : base;
+		if (!hasOwn(totals, decimal)) setOwn(out, decimal, moneyOf(cents.units));
 	}
 	return out;
 }

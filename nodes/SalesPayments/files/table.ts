@@ -51,6 +51,8 @@ export class TableLayout {
 	/** Chosen columns: which of them some record has. */
 	private found = new Uint8Array(0);
 	private readonly extraNames = new Set<string>();
+	/** Chosen columns: the paths that hold another chosen path (`buyer` for `buyer.address.city`), to look inside. */
+	private readonly chosenParents = new Set<string>();
 	/** Distinct names beyond MAX_EXTRA_NAMES are not listed: this says there were more. */
 	private moreExtraNames = false;
 	private recordsWithExtra = 0;
@@ -76,7 +78,12 @@ export class TableLayout {
 		private readonly maxColumns = Infinity,
 		private readonly chosen?: ChosenColumn[],
 	) {
-		if (chosen) for (const { field } of chosen) this.columns.set(field, this.columns.size);
+		if (chosen) {
+			for (const { field } of chosen) {
+				this.columns.set(field, this.columns.size);
+				for (let dot = field.indexOf('.'); dot > 0; dot = field.indexOf('.', dot + 1)) this.chosenParents.add(field.slice(0, dot));
+			}
+		}
 	}
 
 	/** Fixes the columns from the first page (every field in the order they first appear, within the most columns), unless chosen. */
@@ -138,9 +145,12 @@ export class TableLayout {
 			const path = prefix === '' ? key : `${prefix}.${key}`;
 			const at = this.columns.get(path);
 			if (isPlainObject(value)) {
-				if (at === undefined || !this.chosen) extra = this.place(value, path, extra);
-				// A chosen path that holds an object: its JSON text.
-				else if (this.filled[at] === 0) this.fill(at, JSON.stringify(value));
+				if (!this.chosen) extra = this.place(value, path, extra);
+				else {
+					// A chosen path that holds an object: its JSON text; and the chosen paths inside it their own values.
+					if (at !== undefined && this.filled[at] === 0) this.fill(at, JSON.stringify(value));
+					if (this.chosenParents.has(path)) this.place(value, path, undefined);
+				}
 				continue;
 			}
 			if (at !== undefined && this.filled[at] === 0) {

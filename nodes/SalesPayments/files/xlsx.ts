@@ -8,6 +8,7 @@ import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
 import type { TooLargePart } from './zip';
 import { ZipWriter } from './zip';
+import { COPY_BELOW } from './deflate';
 
 /**
  * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in a
@@ -23,6 +24,13 @@ export const XLSX_MAX_COLUMNS = 16_384;
 export const XLSX_MAX_TEXT = 32_767;
 /** Cells the summary names (record id and field), for texts cut and texts with characters replaced. */
 const MAX_NAMED = 5;
+/**
+ * The sheet's XML goes to the compressor in slices of at least this size: zlib compresses one (into
+ * less than its 16 KiB output buffer) in its thread while the next is written. A whole page (600 KB)
+ * needs the main thread back every 16 KiB of output, so zlib would mostly wait for the page's end.
+ * Not less than deflate.ts COPY_BELOW: a slice is handed over without a copy.
+ */
+const SLICE_BYTES = COPY_BELOW;
 
 export interface XlsxOptions {
 	sheetName: string;
@@ -110,8 +118,9 @@ export class XlsxWriter {
 	private readonly sheets: string[] = [];
 	/** Row number of the next row in the current sheet (1-based). */
 	private rowNumber = 1;
-	/** The current sheet's XML not yet given to the ZIP. */
-	private readonly xml = new Utf8Builder();
+	/** The current sheet's XML not yet given to the ZIP, and the buffer of the page before (the compressor's until the next page is given). */
+	private xml = new Utf8Builder();
+	private given = new Utf8Builder();
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
@@ -149,6 +158,7 @@ export class XlsxWriter {
 			const id = record.id;
 			this.recordId = typeof id === 'string' || typeof id === 'number' ? id : null;
 			this.row(this.layout.row(record), '');
+			if (this.xml.size >= SLICE_BYTES) await this.count(out);
 		}
 		await this.count(out);
 	}
@@ -224,10 +234,13 @@ export class XlsxWriter {
 
 	/**
 	 * Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out
-	 * any of it). Not reused: the compressor reads it while the next page is written.
+	 * any of it). The compressor reads it while the next page is written into the other buffer; by the
+	 * time this one is written again, the compressor has read it (deflate.ts).
 	 */
 	private async count(out: Utf8Builder): Promise<void> {
-		await this.zip.data(this.xml.take(false), out);
+		const bytes = this.xml.take(true);
+		[this.xml, this.given] = [this.given, this.xml];
+		await this.zip.data(bytes, out);
 	}
 
 	/**

@@ -148,8 +148,9 @@ export class ZipWriter {
 	}
 
 	/**
-	 * The current entry's next bytes (the compressor reads them later: never reuse them), and the
-	 * compressed bytes made so far into the sink. Sizes are checked before any byte is given out.
+	 * The current entry's next bytes (the compressor's until the next `data` or `end` has returned:
+	 * deflate.ts), and the compressed bytes made so far into the sink. Sizes are checked before any
+	 * byte is given out.
 	 */
 	async data(bytes: Uint8Array, sink: ByteSink): Promise<void> {
 		const entry = this.currentEntry();

@@ -5,7 +5,7 @@ import { runCache, runCacheSet } from '../transport/cache';
 import { asNodeError } from '../transport/errors';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
-import { isPlainObject, describeValue } from '../transport/records';
+import { isPlainObject, describeValue, setOwn } from '../transport/records';
 import { readCount, readNumber as num } from './totals';
 
 /**
@@ -95,8 +95,8 @@ export function readPage(body: unknown, itemsKey?: string, pageNo = 1): Page {
 	}
 	// One view of the page's fields, those of the object holding the records first: the walk and the reconciliation read the same.
 	const summary: IDataObject = {};
-	for (const name of Object.keys(data)) if (name !== key && name !== 'docs') summary[name] = data[name];
-	if (holder) for (const name of Object.keys(holder)) if (name !== 'docs' && name !== 'items' && (holder[name] ?? null) !== null) summary[name] = holder[name];
+	for (const name of Object.keys(data)) if (name !== key && name !== 'docs') setOwn(summary, name, data[name]);
+	if (holder) for (const name of Object.keys(holder)) if (name !== 'docs' && name !== 'items' && (holder[name] ?? null) !== null) setOwn(summary, name, holder[name]);
 	const field = (name: string): unknown => summary[name];
 	const [nextPage, hasNext] = [field('nextPage'), field('hasNext')];
 	return {

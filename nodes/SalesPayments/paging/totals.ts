@@ -14,10 +14,29 @@ export const COUNT_FIELDS = ['totalDocs', 'count', 'total'] as const;
 /** A text that is exactly a number: sign, digits, fraction, exponent (no spaces, no hex, no Infinity). */
 const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
-/** A number, or a text that is exactly a finite number; undefined for anything else. */
+/**
+ * The most digits (before and after the point) and the largest exponent (±) of a figure: beyond
+ * them a text is no number. Read exactly, `0e8000000` would hold the process for a second and
+ * `1e-20000000` write 20 million digits; no count or amount needs more.
+ */
+export const MAX_FIGURE_DIGITS = 40;
+export const MAX_FIGURE_EXPONENT = 400;
+/** Longer than any text within those bounds: not even looked at. */
+const MAX_FIGURE_TEXT = 2 + MAX_FIGURE_DIGITS + 2 + String(MAX_FIGURE_EXPONENT).length;
+
+/** The parts of a text that is exactly a number within the bounds, else undefined. */
+function numberParts(text: string): RegExpExecArray | undefined {
+	if (text.length > MAX_FIGURE_TEXT) return undefined;
+	const parts = NUMBER_TEXT.exec(text);
+	if (!parts) return undefined;
+	const [, , whole, fraction = '', exponent = '0'] = parts;
+	return whole.length + fraction.length <= MAX_FIGURE_DIGITS && Math.abs(Number(exponent)) <= MAX_FIGURE_EXPONENT ? parts : undefined;
+}
+
+/** A number, or a text that is exactly a finite number within the bounds; undefined for anything else. */
 export function readNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-	if (typeof value !== 'string' || !NUMBER_TEXT.test(value)) return undefined;
+	if (typeof value !== 'string' || numberParts(value) === undefined) return undefined;
 	const n = Number(value);
 	return Number.isFinite(n) ? n : undefined;
 }
@@ -39,6 +58,7 @@ export function readExact(value: unknown): Exact | undefined {
 }
 
 function exactOfText(text: string): Exact {
+	// A finite double's text (at most 17 digits, exponent within ±324) or a text readNumber took.
 	const [, sign, whole, fraction = '', exponent = '0'] = NUMBER_TEXT.exec(text)!;
 	let units = BigInt(`${sign === '-' ? '-' : ''}${whole}${fraction}`);
 	let scale = fraction.length - Number(exponent);
@@ -85,9 +105,27 @@ export function decimalText({ units, scale }: Exact, group = false): string {
 	return negative ? `-${text}` : text;
 }
 
-/** A figure for a reason, exact and grouped: 2,516,990 or 2,516,989.9999999995. */
+/** The most characters of a figure in a reason written in full; a longer one is written exactly in scientific notation. */
+const MAX_FIGURE_SHOWN = 40;
+
+/** A figure for a reason, exact and grouped: 2,516,990 or 2,516,989.9999999995; a long one as 1.5e+300 (its digits past 40 cut, marked …). */
 export function figure(value: Exact | bigint | number): string {
-	return decimalText(typeof value === 'object' ? value : { units: BigInt(value), scale: 0 }, true);
+	const exact = typeof value === 'object' ? value : { units: BigInt(value), scale: 0 };
+	const text = decimalText(exact, true);
+	return text.length <= MAX_FIGURE_SHOWN ? text : scientific(exact);
+}
+
+/**
+ * `units / 10^scale` as one digit, the others after a point, and a power of ten: -1.25e+300; exact
+ * up to MAX_FIGURE_SHOWN digits, past them cut (never rounded) and marked: 1.4999999999999999999…e+400.
+ */
+function scientific({ units, scale }: Exact): string {
+	const all = (units < 0n ? -units : units).toString();
+	const exponent = all.length - 1 - scale;
+	const digits = all.replace(/0+$/, '') || '0';
+	const shown = digits.length > MAX_FIGURE_SHOWN ? `${digits.slice(0, MAX_FIGURE_SHOWN / 2)}…` : digits;
+	const mantissa = digits.length > 1 ? `${shown[0]}.${shown.slice(1)}` : shown;
+	return `${units < 0n ? '-' : ''}${mantissa}e${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
 }
 
 /** A difference `a - b` of exact figures, exactly. */
@@ -113,10 +151,11 @@ export function moneyOf(cents: bigint): number | string {
 	return String(n) === text.replace(/\.?0+$/, '') ? n : text;
 }
 
-/** What came, as a reason quotes it: `null`, `"abc"`, `missing`, cut to 60 characters. */
-export function cameText(value: unknown): string {
+/** What came, as a reason quotes it: `null`, `"abc"`, `missing`, cut to `most` characters (60). */
+export function cameText(value: unknown, most = 60): string {
 	if (value === undefined) return 'missing';
 	if (typeof value === 'number') return String(value);
-	const text = JSON.stringify(value) ?? String(value);
-	return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+	// A long text is cut before it is quoted: JSON.stringify of megabytes only to show 60 characters.
+	const text = JSON.stringify(typeof value === 'string' && value.length > most ? value.slice(0, most) : value) ?? String(value);
+	return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }

@@ -10,6 +10,21 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * `target[key] = value` as the target's own field, whatever the key: an assignment to `__proto__`
+ * would set the object's prototype instead (the key vanishes, and the value's fields read through
+ * it). Every object built from platform data or a user's JSON sets its fields with this.
+ */
+export function setOwn(target: IDataObject, key: string, value: unknown): void {
+	if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+	else target[key] = value as IDataObject[string];
+}
+
+/** Whether `record` has the field `key` itself (`in` also finds what every object inherits: `constructor`, `toString`...). */
+export function hasOwn(record: object, key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(record, key);
+}
+
 /** "a string (\"oops\")", "null", "an array" ... for messages about a value of the wrong kind. */
 export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
@@ -50,17 +65,17 @@ export function fixedList(param: unknown, group: string): IDataObject[] {
 export function setPath(body: IDataObject, path: readonly string[], value: unknown): void {
 	let target = body;
 	for (const key of path.slice(0, -1)) {
-		if (!isPlainObject(target[key])) target[key] = {};
+		if (!isPlainObject(target[key]) || !hasOwn(target, key)) setOwn(target, key, {});
 		target = target[key] as IDataObject;
 	}
-	target[path[path.length - 1]] = value as IDataObject[string];
+	setOwn(target, path[path.length - 1], value);
 }
 
 /** Merges `extra` under `base`: the fields set one by one win over the same keys of a JSON pass-through, objects merge. */
 export function mergeBody(extra: IDataObject, base: IDataObject): IDataObject {
 	const out: IDataObject = { ...extra };
 	for (const [key, value] of Object.entries(base)) {
-		out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeBody(out[key] as IDataObject, value) : value;
+		setOwn(out, key, isPlainObject(value) && hasOwn(out, key) && isPlainObject(out[key]) ? mergeBody(out[key] as IDataObject, value) : value);
 	}
 	return out;
 }

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { isPlainObject } from '../transport/records';
+import { isPlainObject, setOwn } from '../transport/records';
 import { normalizeEventKind } from '../fields/webhooks';
 import type { Delivery, DeliveryKeys } from './deliveryKey';
 import { deliveryKeys, readIdField } from './deliveryKey';
@@ -135,7 +135,7 @@ export async function receive(ctx: IWebhookFunctions): Promise<IWebhookResponseD
 	const record = objectOf(body);
 	if (record) {
 		for (const [key, value] of Object.entries(record)) {
-			if (key !== 'event') json[key] = value;
+			if (key !== 'event') setOwn(json, key, value);
 			else if (value !== event) json.deliveredEvent = value;
 		}
 	} else {

@@ -13,6 +13,11 @@
  * .xlsx's extra RSS at most 100 MB, its time at most 1.5x the CSV's, with its dates typed (issue 38:
  * date-time cells, the default) in a zone with daylight saving (America/New_York: the seeded dates
  * span 2024-2025, four changes). Every file's summary must say it adds up (`reconciled`).
+ * Issue 52 (the workbook compressed while it streams): the .xlsx's time at most 2x the CSV's, the file
+ * within 1.3x LibreOffice Calc's own save of it (the first round's file opened and saved again by Calc
+ * headless, outside the measurement, when LibreOffice is installed and SP_SKIP_LIBREOFFICE is unset),
+ * 1,000,000 movements well under n8n's 512 MiB per file of the database binary mode, and its extra RSS
+ * no higher than the --against build's.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +35,8 @@ import type { RunFigures } from './measure';
 import { answerCase, caseArgs, measureMemory, median, runChild } from './measure';
 
 const CHILD_TIMEOUT_MS = 20 * 60_000;
+/** A run that also has LibreOffice save its workbook again (1,000,000 rows: minutes, gigabytes). */
+const LIBREOFFICE_TIMEOUT_MS = 40 * 60_000;
 /** The workflow's time zone of every run: the Excel file's dates are typed in it. */
 const TIMEZONE = 'America/New_York';
 
@@ -48,6 +55,8 @@ interface ExportSpec {
 	records: number;
 	/** Another build (--against), else this one. */
 	packageDir?: string;
+	/** After the run, LibreOffice opens the .xlsx and saves it as its own (its size is the row's `libreOfficeBytes`). */
+	libreOffice?: boolean;
 }
 
 interface ExportRun {
@@ -57,6 +66,8 @@ interface ExportRun {
 	heapDeltaMb: number;
 	records: number;
 	fileBytes?: number;
+	/** The same workbook saved again by LibreOffice Calc. */
+	libreOfficeBytes?: number;
 	digest: string;
 	error?: string;
 }
@@ -67,6 +78,8 @@ export interface ExportRow extends RunFigures {
 	records: number;
 	recordsPerSecond: number;
 	fileBytes?: number;
+	/** The .xlsx saved again by LibreOffice Calc (first round), when it ran. */
+	libreOfficeBytes?: number;
 	/** Time of this row / the items row (medians). */
 	vsItems: number;
 	/** Time of this row / the CSV row (medians). */
@@ -108,6 +121,7 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 	const hash = createHash('sha256');
 	let records = 0;
 	let fileBytes: number | undefined;
+	let libreOfficeBytes: number | undefined;
 	if (!error && spec.output === 'items') {
 		for (const item of items) hash.update(`${String(item.json.id)}\n`);
 		records = items.length;
@@ -131,6 +145,7 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		}
 		if (records !== items[0].json.records) error = `the file holds ${records} rows, its summary says ${String(items[0].json.records)}`;
 		else if (items[0].json.reconciled !== true) error = `the file does not add up: ${JSON.stringify(items[0].json.reconciliation)}`;
+		if (!error && spec.libreOffice) libreOfficeBytes = await resavedBytes(binaryPath(file));
 	}
 	if (!error && records !== spec.records) error = `${records} records, expected ${spec.records}`;
 	return {
@@ -139,6 +154,7 @@ async function runCase(spec: ExportSpec): Promise<ExportRun> {
 		...memory,
 		records,
 		...(fileBytes === undefined ? {} : { fileBytes }),
+		...(libreOfficeBytes === undefined ? {} : { libreOfficeBytes }),
 		digest: hash.digest('hex'),
 		...(error ? { error } : {}),
 	};
@@ -176,8 +192,16 @@ async function xlsxIds(file: string, onId: (id: string) => void): Promise<number
 	return rows;
 }
 
+/** The size of `file` saved again by LibreOffice Calc, when it is installed (test/support/libreoffice.ts). */
+async function resavedBytes(file: string): Promise<number | undefined> {
+	const { calcResavedXlsx, sofficeForTests } = await import('../libreoffice');
+	const soffice = sofficeForTests().path;
+	return soffice ? (await calcResavedXlsx(soffice, file, LIBREOFFICE_TIMEOUT_MS)).length : undefined;
+}
+
 function runExportChild(spec: ExportSpec, env: NodeJS.ProcessEnv): Promise<ExportRun> {
-	return runChild<ExportRun>(caseArgs(__filename, '--export-case', spec), env, CHILD_TIMEOUT_MS, `export case ${spec.output}`);
+	const timeout = spec.libreOffice ? CHILD_TIMEOUT_MS + LIBREOFFICE_TIMEOUT_MS : CHILD_TIMEOUT_MS;
+	return runChild<ExportRun>(caseArgs(__filename, '--export-case', spec), env, timeout, `export case ${spec.output}`);
 }
 
 /**
@@ -212,7 +236,9 @@ export async function measureExports(options: {
 				const builds = against ? ((r + OUTPUTS.indexOf(output)) % 2 ? [against.dir, undefined] : [undefined, against.dir]) : [undefined];
 				for (const packageDir of builds) {
 					sim.clearRequests();
-					(packageDir ? againstRuns : runs)[output].push(await runExportChild({ output, target, records, packageDir }, env));
+					// LibreOffice saves this build's first workbook again (outside the measurement).
+					const libreOffice = r === 0 && output === 'xlsxFile' && packageDir === undefined;
+					(packageDir ? againstRuns : runs)[output].push(await runExportChild({ output, target, records, packageDir, libreOffice }, env));
 				}
 			}
 			const figures = (all: Record<Output, ExportRun[]>) => OUTPUTS.map((o) => `${o} ${all[o].at(-1)!.wallMs} ms ${all[o].at(-1)!.rssDeltaMb} MB`).join(', ');
@@ -235,6 +261,7 @@ export async function measureExports(options: {
 				heapDeltaMb: median(all.map((x) => x.heapDeltaMb)),
 				recordsPerSecond: Math.round(records / (wallMs / 1000)),
 				...(all[0].fileBytes === undefined ? {} : { fileBytes: all[0].fileBytes }),
+				...(all[0].libreOfficeBytes === undefined ? {} : { libreOfficeBytes: all[0].libreOfficeBytes }),
 				sameRecords: reference !== undefined && all.every((x) => !x.error && x.digest === reference),
 				errors: all.filter((x) => x.error).length,
 			};
@@ -282,10 +309,22 @@ export function exportMarkdown(rows: ExportRow[]): string[] {
 		);
 	}
 	if (xlsx) {
+		const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+		const before = rows.find((r) => r.output === 'xlsxFile' && r.build !== undefined);
 		lines.push(
 			`| Export to .xlsx: extra RSS | <= 100 MB | ${xlsx.rssDeltaMb} MB | ${xlsx.rssDeltaMb <= 100 ? 'yes' : 'no'} |`,
-			`| Export to .xlsx: time / CSV | <= 1.5 | ${xlsx.vsCsv} | ${xlsx.vsCsv <= 1.5 ? 'yes' : 'no'} |`,
+			`| Export to .xlsx: time / CSV | <= 2 (issue 52; was 1.5) | ${xlsx.vsCsv} | ${xlsx.vsCsv <= 2 ? 'yes' : 'no'} |`,
 		);
+		if (xlsx.fileBytes !== undefined) {
+			lines.push(`| Export to .xlsx: file of ${xlsx.records.toLocaleString('en-US')} movements | < 512 MiB (database mode's most a file) | ${mib(xlsx.fileBytes)} | ${xlsx.fileBytes < 512 * 1024 ** 2 ? 'yes' : 'no'} |`);
+			const ratio = xlsx.libreOfficeBytes === undefined ? undefined : Math.round((xlsx.fileBytes / xlsx.libreOfficeBytes) * 100) / 100;
+			lines.push(
+				ratio === undefined
+					? '| Export to .xlsx: file / LibreOffice\'s own save | <= 1.3 | not measured (no LibreOffice) | |'
+					: `| Export to .xlsx: file / LibreOffice's own save (${mib(xlsx.libreOfficeBytes!)}) | <= 1.3 | ${ratio} | ${ratio <= 1.3 ? 'yes' : 'no'} |`,
+			);
+		}
+		if (before) lines.push(`| Export to .xlsx: extra RSS / ${before.build}'s | no higher | ${xlsx.rssDeltaMb} MB / ${before.rssDeltaMb} MB | ${xlsx.rssDeltaMb <= before.rssDeltaMb ? 'yes' : 'no'} |`);
 	}
 	return [...lines, ''];
 }

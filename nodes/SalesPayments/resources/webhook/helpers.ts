@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fieldError } from '../../transport/errors';
 import type { RecordId, RecordRequest } from '../../fields/recordRequest';
 import { requestOnRecord } from '../../fields/recordRequest';
-import { resultOr } from '../../transport/records';
+import { resultOr, setOwn } from '../../transport/records';
 import { checkOneOf } from '../../fields/validation';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -36,7 +36,7 @@ export function readDispatchers(this: IExecuteFunctions, i: number, required: bo
 			const name = String(header.name ?? '').trim();
 			if (!name) fieldError(this, `${label}: every header needs a Name`, i);
 			if (!HEADER_NAME.test(name)) fieldError(this, `${label}: "${name}" is not a valid header name`, i);
-			headers[name] = String(header.value ?? '');
+			setOwn(headers, name, String(header.value ?? ''));
 		}
 		return { type: 'http', method, url, headers };
 	});
