@@ -11,7 +11,8 @@ import { startSimulator } from '../support/simulator/server';
 
 /**
  * The e2e global setup (test/e2e/global-setup.ts) installs n8n before any test file runs; a file
- * run on its own through another config may still install it here (~6 minutes the first time).
+ * run on its own through another config may still install it here (how long: README.md, "How long the
+ * first run takes").
  */
 export const INSTALL_TIMEOUT = 30 * 60_000;
 
