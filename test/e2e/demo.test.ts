@@ -425,9 +425,12 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			const count = await waitFor('the exported record count', async () => (await page.locator('[data-test-id=ndv]').innerText()).match(/"records":\s*(\d+)/)?.[1]);
 			expect(Number(count)).toBeGreaterThanOrEqual(3000);
 			expect(filters).toContain('Add Decimal Amounts');
-			// Shown for a file output only (Output follows the Settings' format: an expression).
+			// Output is fixed to Excel: the file's fields and only Excel's options (the CSV variant is another node, disabled).
+			expect(filters).toContain('Excel File (.xlsx)');
 			expect(filters).toContain('Put Output File in Field');
 			expect(filters).toContain('Columns');
+			expect(filters).toContain('Sheet Name');
+			for (const csvOnly of ['Delimiter', 'Add Byte Order Mark', 'Decimal Separator']) expect(filters).not.toContain(csvOnly);
 			await shot('editor-finance-movements.png');
 			await closeNode();
 		}, 180_000);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { EXAMPLES_DIR } from '../support/demo';
+import { EXAMPLES_DIR, FINANCE_CSV_NODE, FINANCE_EXCEL_NODE } from '../support/demo';
 import { loadPackage } from '../support/harness/n8n-core';
 
 type ExampleNode = INode & { parameters: INodeParameters };
@@ -29,8 +29,8 @@ const EXAMPLES: Example[] = readdirSync(EXAMPLES_DIR)
 	.map((file) => ({ file, ...(JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Omit<Example, 'file'>) }));
 
 const FINANCE = EXAMPLES.find((e) => e.file === '1-finance-movements.json')!;
-const EXCEL_NODE = 'Every movement of the month';
-const CSV_NODE = 'Every movement of the month, as CSV';
+const EXCEL_NODE = FINANCE_EXCEL_NODE;
+const CSV_NODE = FINANCE_CSV_NODE;
 
 let describeType: (type: string, version: number) => INodeTypeDescription;
 
@@ -122,7 +122,7 @@ describe('the finance example', () => {
 			'Return All: true',
 			'Put Output File in Field: (default)',
 			'File Options: Columns (set), Dates, File Name (set), Header Row, Order (set), Sheet Name (set)',
-			'Pagination: Max Concurrent Requests (set), Max Pages, Page Size (set)',
+			'Pagination: Max Concurrent Requests, Max Pages, Page Size (set)',
 			'Filters: Date From (set), Date To (set), Description, Group ID, Hash, Omit Credits, Omit Debits, Origin Type, Reference ID, Subject, Value From (Cents), Value To (Cents)',
 			'Add Decimal Amounts: true',
 			'Request Options: Timeout (Ms), Max Retries',
@@ -143,7 +143,8 @@ describe('the finance example', () => {
 		expect([next('Settings'), next(EXCEL_NODE), next(CSV_NODE)]).toEqual([[EXCEL_NODE], [CSV_NODE], ['Adds up?']]);
 		// Both read the month from Settings, whichever of them runs.
 		for (const node of [excel(), csv()]) expect(JSON.stringify(node.parameters)).not.toContain('$json.month');
-		expect(FINANCE.nodes.find((n) => n.name === 'Settings')!.parameters).not.toHaveProperty('assignments.assignments.format');
+		const settings = FINANCE.nodes.find((n) => n.name === 'Settings')!.parameters as { assignments: { assignments: Array<{ name: string }> } };
+		expect(settings.assignments.assignments.map((a) => a.name)).toEqual(['month', 'folder']);
 	});
 
 	it('lists Items first in Output, then Excel, CSV and JSON Lines', () => {

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { npmProgress, QUIET_SECONDS } from '../../scripts/npm-progress';
 import { N8N_TARGETS } from '../support/n8n-install';
+import { npmProgress, QUIET_SECONDS } from '../support/progress';
 
 /** What npm 11 printed at --loglevel=http for two packages with an empty cache (recorded 2026-12-07). */
 const EMPTY_CACHE = [

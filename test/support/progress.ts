@@ -10,8 +10,6 @@ import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { npmProgress } from '../../scripts/npm-progress';
-
 export type Log = (line: string) => void;
 
 /** Writes a line to stderr at once (also from inside jest). */
@@ -149,6 +147,13 @@ export async function runStep(
 export function npmWatcher(): Watcher {
 	return npmProgress();
 }
+
+/** scripts/npm-progress.js: plain JavaScript (ensure-deps.js runs it before TypeScript tooling exists). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { npmProgress, QUIET_SECONDS } = require('../../scripts/npm-progress') as {
+	npmProgress(clock?: () => number): Required<Watcher>;
+	QUIET_SECONDS: number;
+};
 
 /**
  * Follows `apt-get install`: `Need to get 80.1 MB of archives`, one `Get:N ... [12.3 MB]` per
