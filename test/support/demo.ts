@@ -157,6 +157,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	mkdirSync(n8n.userFolder, { recursive: true });
 	n8n.port = await portOr(options.port, 5678);
 	await n8n.installPackage(tgz);
+	// The tarball is unpacked: its temporary folder goes (a demo runs for hours).
+	rmSync(path.dirname(tgz), { recursive: true, force: true });
 	// The finance example writes files: allow exactly the demo's folder.
 	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
