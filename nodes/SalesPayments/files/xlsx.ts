@@ -6,6 +6,7 @@ import type { ChosenColumn } from './table';
 import { TableLayout } from './table';
 import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
+import { colsXml, columnWidths } from './xlsxWidths';
 import { ZipWriter } from './zip';
 
 /**
@@ -116,6 +117,8 @@ export class XlsxWriter {
 	/** Per column: 1 when it is a field the platform dates records by (cellDates.ts). */
 	private dateColumns = new Uint8Array(0);
 	private header: string[] = [];
+	/** The sheets' `<cols>` (xlsxWidths.ts). */
+	private cols = '';
 	/** The id of the record being written (null: the header row). */
 	private recordId: string | number | null = null;
 	private cut = 0;
@@ -133,7 +136,7 @@ export class XlsxWriter {
 	/** Writes the next page of records (the sheet, its header first, on the first page). */
 	page(records: IDataObject[], out: Utf8Builder): void {
 		if (!this.layout.isStarted) {
-			this.start(this.layout.start(records));
+			this.start(this.layout.start(records), records);
 			this.openSheet(out);
 		}
 		for (const record of records) {
@@ -152,7 +155,7 @@ export class XlsxWriter {
 	finish(out: Utf8Builder): void {
 		if (!this.layout.isStarted) {
 			// An empty list: one empty sheet (a header only for chosen columns: else they come from the first page).
-			this.start(this.layout.start([]));
+			this.start(this.layout.start([]), []);
 			this.openSheet(out, this.options.headerRow && this.options.columns !== undefined);
 		}
 		this.closeSheet(out);
@@ -169,8 +172,8 @@ export class XlsxWriter {
 		};
 	}
 
-	/** The columns' letters and styles, from the header and the fields. */
-	private start(header: string[]): void {
+	/** The columns' letters, styles and widths, from the header, the fields and the first page. */
+	private start(header: string[], firstPage: IDataObject[]): void {
 		const fields = this.layout.fields;
 		this.header = header;
 		this.letters = header.map((_, n) => columnLetters(n));
@@ -185,6 +188,8 @@ export class XlsxWriter {
 			}
 		}
 		this.styles = header.map((_, k) => (decimals.has(fields[k]) ? ` s="${STYLE_DECIMAL}"` : ''));
+		const { headerRow, dates } = this.options;
+		this.cols = colsXml(columnWidths(firstPage, { header, fields, headerRow, dates, decimal: this.styles.map((style) => style !== '') }));
 	}
 
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
@@ -192,7 +197,7 @@ export class XlsxWriter {
 		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n, this.sheets));
 		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
 		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
-		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews><sheetData>`);
+		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>${this.cols}<sheetData>`);
 		this.rowNumber = 1;
 		this.recordId = null;
 		if (header) this.row(this.header, HEADER_STYLE);
