@@ -27,7 +27,7 @@ import {
 } from '../support/demo';
 import { excelProblems } from '../support/helpers/ooxml';
 import { readXlsx } from '../support/helpers/xlsx';
-import { calcSheetsAsFods, sofficeForTests } from '../support/libreoffice';
+import { calcRendered, calcSheetsAsFods, pdftotextForTests, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { DEFAULT_OWNER, nodeOutput, sleep, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
@@ -199,6 +199,20 @@ describe('the raw example files in real n8n 2.8.4', () => {
 				expect(row[4]).toEqual({ type: 'float', value: String(Number(movement.valueInCents) / 100) });
 				expect(row[1]).toEqual({ type: 'string', value: movement.type });
 			}
+		});
+
+		it('prints the finance .xlsx readable: no ### (every date and amount fits its column), the dates whole, oldest first', async () => {
+			const pdftotext = pdftotextForTests();
+			if (!pdftotext.path) throw new Error(`cannot read what Calc prints: ${pdftotext.reason}`);
+			const printed = await calcRendered(soffice.path!, pdftotext.path, path.join(filesDir, 'movements-2025-06.xlsx'));
+			const lines = printed.split('\n');
+			expect(lines.filter((line) => line.includes('###')).slice(0, 3)).toEqual([]);
+			// Whole date-times as the cells show them (yyyy-mm-dd hh:mm:ss), June's first ones first.
+			const dates = [...printed.matchAll(/\b2025-0[67]-\d\d \d\d:\d\d:\d\d\b/g)].map((m) => m[0]);
+			expect(dates.length).toBeGreaterThanOrEqual(juneMovements().length);
+			expect(dates[0].startsWith('2025-06-01')).toBe(true);
+			// Amounts with two decimals, never cut.
+			expect(printed).toMatch(/-?\d+\.\d\d\b/);
 		});
 
 		it('opens the ; CSV in pt-BR: the amounts numbers whose sum is the month\'s, the dates dates', async () => {
