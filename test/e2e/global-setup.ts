@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Global setup of the e2e layer (jest.config.js): the slow installs happen here, before any test
  * file runs, with progress lines on stderr: n8n 2.8.4 into the cache on first use, and Chromium for

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /** Global teardown of the e2e layer: removes the n8n user folder the global setup made (setup.ts, SEED_VARIABLE). */
 import { rmSync } from 'node:fs';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
  * this package packed and installed as a community package, a simulator in this process.
