@@ -426,7 +426,7 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			expect(Number(count)).toBeGreaterThanOrEqual(3000);
 			expect(filters).toContain('Add Decimal Amounts');
 			// Output is fixed to Excel: the file's fields and only Excel's options (the CSV variant is another node, disabled).
-			expect(filters).toContain('Excel File (.xlsx)');
+			expect(await page.locator('[data-test-id=parameter-input-output] input').first().inputValue()).toBe('Excel File (.xlsx)');
 			expect(filters).toContain('Put Output File in Field');
 			expect(filters).toContain('Columns');
 			expect(filters).toContain('Sheet Name');
