@@ -12,20 +12,9 @@ import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import { addRecord, removeRecord } from '../support/simulator/routes/records';
+import { rng as random } from '../support/simulator/state';
 
 const sim = useSimulator();
-
-/** A small seeded random source (mulberry32): the same seed, the same run. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
