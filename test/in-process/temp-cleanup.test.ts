@@ -4,7 +4,8 @@
  * scripts/with-temp.js, which gives the command a temporary folder of its own and removes it when the
  * command ends: passed, failed or stopped with Ctrl-C. Other engineers' runs share this machine's
  * /tmp, so each case gives its subject a TMPDIR of its own and checks that folder before and after.
- * The demo itself, stopped with Ctrl-C, is checked in a real n8n (test/e2e/temp-cleanup.test.ts).
+ * The demo removes the tarball it packed once n8n has it (test/e2e/demo.test.ts checks that), so a
+ * demo left running for hours keeps nothing but its n8n there.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
