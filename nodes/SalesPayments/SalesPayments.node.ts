@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { resources } from './resources';
 import { describeResources, findOperation, PACKAGE_DESCRIPTION, subtitleOf } from './fields/describe';
@@ -7,9 +7,10 @@ import { asNodeError, fieldError } from './transport/errors';
 import { listSearch } from './listSearch';
 import { withDecimalAmounts } from './fields/simplify';
 import { FileItem } from './fields/types';
-import { itemKeyOf, runConcurrencyOf } from './fields/sideBySide';
-import { Lane, setLane } from './transport/gate';
-import { runItems } from './transport/items';
+import { itemKeyOf, runConcurrencyOf, runSideBySide } from './fields/sideBySide';
+import type { Outcome } from './transport/items';
+import type { ItemEffects } from './transport/stoppedRun';
+import { stoppedRunNote } from './transport/stoppedRun';
 
 export class SalesPayments implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,30 +49,25 @@ export class SalesPayments implements INodeType {
 		if (items.length === 0) return [[]];
 		// Resource and Operation take no expressions: the first item's are every item's.
 		const first = findOperation(resources, String(this.getNodeParameter('resource', 0)), String(this.getNodeParameter('operation', 0)));
-		const fixed = runConcurrencyOf(this, first);
-		const lane = new Lane(fixed);
-		setLane(this, lane);
 		const continueOnFail = this.continueOnFail();
-		const outcomes = await runItems({
+		const { outcomes, effects } = await runSideBySide(this, {
 			count: items.length,
 			keyOf: (i) => itemKeyOf(this, first, i),
-			// Auto: twice what the credential's window lets be in flight, so that it sees the demand.
-			limit: () => fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.pacer.window)),
+			fixed: runConcurrencyOf(this, first),
 			run: async (i) => await runItem(this, i),
 			stopOnFailure: !continueOnFail,
-			onStop: (i) => lane.stop(i),
 		});
+		if (!continueOnFail) throwIfStopped(this, outcomes, effects);
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < outcomes.length; i++) {
 			const outcome = outcomes[i];
-			// Never started: an earlier item failed and the run stops (its error is thrown below).
-			if (outcome === undefined) break;
+			// Every item ran (with Continue On Fail, or no item failed): one that did not is never skipped silently.
+			if (outcome === undefined) throw new NodeOperationError(this.getNode(), `Item ${i} did not run, and no earlier item failed`, { itemIndex: i });
 			if (outcome.ok) {
 				for (const item of outcome.value) out.push(item);
 				continue;
 			}
 			const error = outcome.error;
-			if (!continueOnFail) throw asNodeError(this, error, i);
 			const description = (error as { description?: string }).description;
 			const item: INodeExecutionData = {
 				json: { error: (error as Error).message, ...(description ? { description } : {}) },
@@ -86,6 +82,30 @@ export class SalesPayments implements INodeType {
 		}
 		return [out];
 	}
+}
+
+/**
+ * Without Continue On Fail, the failure of the lowest index stops the run: its error is thrown, and
+ * its description names what the platform did with every later item (transport/stoppedRun.ts).
+ */
+function throwIfStopped(ctx: IExecuteFunctions, outcomes: Array<Outcome<INodeExecutionData[]> | undefined>, effects: ItemEffects): void {
+	const failed = outcomes.findIndex((outcome) => outcome?.ok !== true);
+	const outcome = outcomes[failed];
+	if (failed < 0 || outcome === undefined || outcome.ok) return;
+	const error = asNodeError(ctx, outcome.error, failed);
+	const resource = String(ctx.getNodeParameter('resource', 0));
+	const noun = (resources.find((r) => r.value === resource)?.name ?? resource).toLowerCase();
+	const note = stoppedRunNote({
+		failed,
+		outcomes,
+		effects,
+		recordOf: (_, value) => {
+			const id = value.length === 1 ? value[0].json.id : undefined;
+			return typeof id === 'string' || typeof id === 'number' ? `${noun} ${id}` : undefined;
+		},
+	});
+	if (note !== undefined) error.description = error.description ? `${error.description.replace(/[\s.]+$/, '')}. ${note}` : note;
+	throw error;
 }
 
 /** Output items of input item `i`. */

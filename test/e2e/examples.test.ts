@@ -83,6 +83,7 @@ describe('the example files', () => {
 			'3-shop-order-paid.json',
 			'4-finance-refund-requests.json',
 			'5-shop-fulfil-once.json',
+			'6-agent-sales-assistant.json',
 		]);
 		for (const file of FILES) {
 			const text = readFileSync(file, 'utf8');

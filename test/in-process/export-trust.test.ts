@@ -142,8 +142,8 @@ describe('every workbook opens, whatever the content', () => {
 		const sheetsOf = async (sheetName: string) => {
 			const writer = new XlsxWriter({ sheetName, headerRow: true, decimalAmounts: false, maxRows: 3 });
 			const out = new Utf8Builder();
-			writer.page(Array.from({ length: 7 }, (_, n) => ({ id: `r${n}` })), out);
-			writer.finish(out);
+			await writer.page(Array.from({ length: 7 }, (_, n) => ({ id: `r${n}` })), out);
+			await writer.finish(out);
 			const file = out.take();
 			expect(excelProblems(file)).toEqual([]);
 			return (await readXlsx(file)).map((s) => s.name);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The pieces of the file exports on their own (issue 24): the CSV rules (RFC 4180 quoting, dot
  * paths, formula neutralizing, the column rule), the compact set of records already written, and
@@ -7,7 +7,9 @@
  * other modes; n8n 2.41's version with once/off/close and destroy() on an idle timeout).
  * Whole exports through n8n-core are in export.test.ts and export-paging.test.ts.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +24,7 @@ import { HashedRecordSet } from '../../nodes/SalesPayments/files/hashedRecords';
 import { columnLetters, XlsxWriter, xmlText } from '../../nodes/SalesPayments/files/xlsx';
 import { crc32, ZipTooLarge } from '../../nodes/SalesPayments/files/zip';
 import { parseCsv } from '../support/helpers/csv';
+import { unzipEntries } from '../support/helpers/ooxml';
 import { readXlsx } from '../support/helpers/xlsx';
 
 describe('CSV cells', () => {
@@ -227,14 +230,14 @@ describe('CsvWriter', () => {
 
 describe('XlsxWriter and its ZIP', () => {
 	/** The file a writer makes of these pages. */
-	function xlsxOf(writer: XlsxWriter, pages: IDataObject[][]): Buffer {
+	async function xlsxOf(writer: XlsxWriter, pages: IDataObject[][]): Promise<Buffer> {
 		const out = new Utf8Builder();
 		const chunks: Buffer[] = [];
 		for (const page of pages) {
-			writer.page(page, out);
+			await writer.page(page, out);
 			chunks.push(Buffer.from(out.take()));
 		}
-		writer.finish(out);
+		await writer.finish(out);
 		chunks.push(out.take());
 		return Buffer.concat(chunks);
 	}
@@ -286,7 +289,7 @@ describe('XlsxWriter and its ZIP', () => {
 	it('starts a new sheet, header repeated, when a sheet is full', async () => {
 		const writer = new XlsxWriter({ sheetName: 'Vendas', headerRow: true, decimalAmounts: false, maxRows: 3 });
 		const records = Array.from({ length: 5 }, (_, n) => ({ id: `r${n}`, n }));
-		const sheets = await readXlsx(xlsxOf(writer, [records.slice(0, 2), records.slice(2)]));
+		const sheets = await readXlsx(await xlsxOf(writer, [records.slice(0, 2), records.slice(2)]));
 		expect(sheets.map((s) => [s.name, s.frozenRows, s.rows])).toEqual([
 			['Vendas', 1, [['id', 'n', '_extraFields'], ['r0', 0], ['r1', 1]]],
 			['Vendas (2)', 1, [['id', 'n', '_extraFields'], ['r2', 2], ['r3', 3]]],
@@ -295,7 +298,7 @@ describe('XlsxWriter and its ZIP', () => {
 		expect(writer.summary().sheets).toEqual(['Vendas', 'Vendas (2)', 'Vendas (3)']);
 	});
 
-	it('rows with gaps: a cell keeps its reference only after a skipped (empty) cell, the row\'s first cell always; every value in its column', async () => {
+	it('rows with gaps: every cell carries its reference (r="B7"), an empty cell is not written; every value in its column', async () => {
 		const width = 30;
 		const name = (k: number) => `f${String(k).padStart(2, '0')}`;
 		const full = Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k % 3 === 0 ? k : `v${k}`]));
@@ -311,43 +314,72 @@ describe('XlsxWriter and its ZIP', () => {
 			{ ...Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k === 1 ? 'b' : undefined])), late: true },
 		];
 		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false });
-		const file = xlsxOf(writer, [records.slice(0, -1), records.slice(-1)]);
+		const file = await xlsxOf(writer, [records.slice(0, -1), records.slice(-1)]);
+		// readXlsx reads it whole and with exceljs's streaming reader, which needs every reference.
 		const [sheet] = await readXlsx(file);
 		const expected = records.map((record) => [
 			...Array.from({ length: width }, (_, k) => (record[name(k)] === '' || record[name(k)] === null ? undefined : record[name(k)])),
 			record.late === undefined ? undefined : '{"late":true}',
 		]);
 		expect(sheet.rows).toEqual([[...Array.from({ length: width }, (_, k) => name(k)), '_extraFields'], ...expected]);
-		// The sheet is stored: its rows are in the file as they are.
-		const xml = /<sheetData>(.*)<\/sheetData>/s.exec(file.toString('utf8'))?.[1] ?? '';
-		const rows = xml.match(/<row [^>]*>.*?<\/row>/g) ?? [];
+		const xml = unzipEntries(file).get('xl/worksheets/sheet1.xml')!.toString('utf8');
+		const rows = /<sheetData>(.*)<\/sheetData>/s.exec(xml)?.[1].match(/<row [^>]*>.*?<\/row>/g) ?? [];
 		expect(rows).toHaveLength(1 + records.length);
 		const references = rows.map((row) => [...row.matchAll(/<c( r="([A-Z]+)(\d+)")?/g)].map((m) => (m[1] ? `${m[2]}${m[3]}` : '-')));
-		const dashes = (n: number) => Array.from({ length: n }, () => '-');
-		expect(references[1]).toEqual(['A2', ...dashes(width - 1)]);
-		expect(references[2]).toEqual(['B3', 'D3', '-', 'I3', ...dashes(18), 'AC3', '-']);
+		const columns = (from: number, to: number, row: number) => Array.from({ length: to - from + 1 }, (_, k) => `${columnLetters(from + k)}${row}`);
+		expect(references[0]).toEqual(columns(0, width, 1));
+		expect(references[1]).toEqual(columns(0, width - 1, 2));
+		expect(references[2]).toEqual(['B3', 'D3', 'E3', ...columns(8, 26, 3), 'AC3', 'AD3']);
 		expect(references[3]).toEqual(['AD4']);
 		expect(rows[4]).toBe('<row r="5"></row>');
 		expect(references[5]).toEqual(['B6', 'AE6']);
 	});
 
+	it('every entry is compressed (DEFLATE, method 8): the sheet of 2,000 movements-like rows is a fraction of its XML, and reads back', async () => {
+		const records = Array.from({ length: 2000 }, (_, n) => ({
+			id: `m-${String(n).padStart(6, '0')}`,
+			type: n % 3 ? 'credit' : 'debit',
+			valueInCents: (n * 7919) % 100_000,
+			description: `Sale of product ${n % 40}`,
+			createdAt: new Date(Date.UTC(2025, 5, 1) + n * 61_000).toISOString(),
+		}));
+		const file = await xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), [records.slice(0, 900), records.slice(900)]);
+		const xml = unzipEntries(file).get('xl/worksheets/sheet1.xml')!;
+		expect(file.length).toBeLessThan(xml.length / 4);
+		const [sheet] = await readXlsx(file);
+		expect(sheet.rows.slice(1).map((row) => row[0])).toEqual(records.map((r) => r.id));
+		// Info-ZIP's own test of the archive (CRC-32 and sizes of every entry), when present.
+		const zipFile = path.join(mkdtempSync(path.join(tmpdir(), 'sp-zip-')), 'book.xlsx');
+		writeFileSync(zipFile, file);
+		const unzip = spawnSync('unzip', ['-tq', zipFile]);
+		if (unzip.error === undefined) expect(unzip.stdout.toString()).toMatch(/No errors detected/);
+		rmSync(path.dirname(zipFile), { recursive: true, force: true });
+	});
 	it('an empty list is a workbook with one empty sheet', async () => {
-		const sheets = await readXlsx(xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), []));
+		const sheets = await readXlsx(await xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), []));
 		expect(sheets.map((s) => [s.name, s.rows])).toEqual([['Sheet', []]]);
 	});
 
 	it('cuts a text past 32,767 characters (Excel\'s most) and counts it', async () => {
 		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false });
-		const [sheet] = await readXlsx(xlsxOf(writer, [[{ long: 'é'.repeat(40_000) }]]));
+		const [sheet] = await readXlsx(await xlsxOf(writer, [[{ long: 'é'.repeat(40_000) }]]));
 		expect(sheet.rows[0][0]).toBe('é'.repeat(32_767));
 		expect(writer.summary().textsCut).toBe(1);
 	});
 
-	it('refuses to pass the ZIP\'s size limit before giving out the bytes past it', () => {
-		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, maxBytes: 5000 });
+	it('refuses to pass the ZIP\'s size limit before giving out the bytes past it: the archive, or one entry before compression', async () => {
+		// Random text does not compress: the archive passes 5,000 bytes.
+		const random = () => randomBytes(600).toString('base64');
+		const archive = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, maxBytes: 5000 });
 		const out = new Utf8Builder();
-		writer.page([{ id: 'a', text: 'x'.repeat(1000) }], out);
-		expect(() => writer.page(Array.from({ length: 10 }, () => ({ id: 'b', text: 'y'.repeat(1000) })), out)).toThrow(ZipTooLarge);
+		await archive.page([{ id: 'a', text: random() }], out);
+		await expect(archive.page(Array.from({ length: 10 }, () => ({ id: 'b', text: random() })), out)).rejects.toThrow(ZipTooLarge);
+		expect(out.size).toBeLessThanOrEqual(5000);
+		// Text that compresses to nearly nothing: the sheet's XML passes it (a data descriptor holds 32 bits).
+		const entry = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, maxBytes: 5000 });
+		await expect(entry.page(Array.from({ length: 10 }, () => ({ id: 'b', text: 'y'.repeat(1000) })), new Utf8Builder())).rejects.toThrow(
+			'a part of the file before compression would pass 5,000 bytes, the most a ZIP file without ZIP64 holds',
+		);
 	});
 });
 

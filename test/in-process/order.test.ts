@@ -305,7 +305,7 @@ describe('Order: Create Charge', () => {
 			(o) => o.value === 'createCharge',
 		);
 		expect(option?.action).toMatch(/charge a buyer/i);
-		expect(option?.description).toContain('Charge the buyer: creates an order and collects payment. Not a simulation.');
+		expect(option?.description).toContain('Charge the buyer for real: creates an order and collects payment. Not a simulation.');
 	});
 });
 

@@ -259,6 +259,8 @@ export async function main() {
       POST {} to ${sim.url}/__sim/records/refunds; the message lands in the same inbox within a minute)
     - Shop: fulfil each paid order once, and miss none  (the webhook trigger with a polling trigger
       beside it, Order › Get and Remove Duplicates: activate it to try; docs/examples.md explains it)
+    - Sales assistant: an AI agent that reads orders, sales and vouchers  (add a chat-model credential
+      to its OpenAI Chat Model first, as its sticky note says; then Open chat)
 
   Your edits are saved: workflows, credentials and executions you change in n8n stay while the demo
   runs (in ${n8n.userFolder}). Restarting \`npm run demo\` resets everything: that folder is recreated

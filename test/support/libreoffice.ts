@@ -135,14 +135,22 @@ export function pdftotextForTests(): { path?: string; reason?: string } {
 	return existsSync(PDFTOTEXT) ? { path: PDFTOTEXT } : { reason: 'pdftotext is not installed (the e2e global setup installs Debian\'s poppler-utils; or install it)' };
 }
 
-/** Converts `file` with Calc headless (its own profile in a temporary folder, at most 2 minutes) and reads the result. */
-async function converted<T>(soffice: string, file: string, filter: string, infilter: string | undefined, read: (dir: string, base: string) => T): Promise<T> {
+/**
+ * `file` opened by LibreOffice Calc and saved again as an Excel 2007-365 workbook by Calc itself
+ * (its own ZIP and XML, compressed as Calc does): the bytes of that file (at most 10 minutes).
+ */
+export async function calcResavedXlsx(soffice: string, file: string): Promise<Buffer> {
+	return await converted(soffice, file, 'xlsx:Calc MS Excel 2007 XML', undefined, (dir, base) => readFileSync(path.join(dir, `${base}.xlsx`)), 10 * 60_000);
+}
+
+/** Converts `file` with Calc headless (its own profile in a temporary folder, at most `timeoutMs`: 2 minutes) and reads the result. */
+async function converted<T>(soffice: string, file: string, filter: string, infilter: string | undefined, read: (dir: string, base: string) => T, timeoutMs = 120_000): Promise<T> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'sp-calc-'));
 	try {
 		const args = ['--headless', '--norestore', `-env:UserInstallation=file://${path.join(dir, 'profile')}`];
 		if (infilter) args.push(`--infilter=${infilter}`);
 		await new Promise<void>((resolve, reject) => {
-			execFile(soffice, [...args, '--convert-to', filter, '--outdir', dir, file], { timeout: 120_000 }, (error, _stdout, stderr) =>
+			execFile(soffice, [...args, '--convert-to', filter, '--outdir', dir, file], { timeout: timeoutMs }, (error, _stdout, stderr) =>
 				error ? reject(new Error(`soffice failed: ${error.message} ${stderr}`)) : resolve(),
 			);
 		});

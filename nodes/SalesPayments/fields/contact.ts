@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { NodeContext } from '../transport/errors';
 import { fieldError } from '../transport/errors';
 import { fixedValues } from '../transport/records';
-import { compact, optionalText } from './validation';
+import { compact, readText } from './validation';
 
 /**
  * The contact groups of the buyer shape (spec part 2, charge request `buyer`): address, delivery
@@ -116,9 +116,10 @@ export const phoneProperty: INodeProperties = {
 	],
 };
 
-function textObject(values: IDataObject, keys: readonly string[]): IDataObject {
+/** The text fields `keys` of a group; a value of another type is refused as `<group> › <key>`. */
+function textObject(ctx: NodeContext, values: IDataObject, keys: readonly string[], group: string, i: number): IDataObject {
 	const out: IDataObject = {};
-	for (const key of keys) out[key] = optionalText(values[key]);
+	for (const key of keys) out[key] = readText(ctx, values[key], `${group} › ${key}`, i);
 	return compact(out);
 }
 
@@ -130,13 +131,13 @@ const ADDRESS_KEYS = ['zipCode', 'street', 'complement', 'neighborhood', 'city',
  */
 export function readContactGroups(this: NodeContext, fields: IDataObject, i: number): IDataObject {
 	const out: IDataObject = {};
-	for (const key of ['address', 'deliveryAddress']) {
+	for (const [key, group] of [['address', 'Address'], ['deliveryAddress', 'Delivery Address']]) {
 		if (fields[key] === undefined) continue;
-		const address = textObject(fixedValues(fields[key]), ADDRESS_KEYS);
+		const address = textObject(this, fixedValues(fields[key]), ADDRESS_KEYS, group, i);
 		if (Object.keys(address).length) out[key] = address;
 	}
 	if (fields.document !== undefined) {
-		const document = textObject(fixedValues(fields.document), ['type', 'number']);
+		const document = textObject(this, fixedValues(fields.document), ['type', 'number'], 'Document', i);
 		if (document.number === undefined && Object.keys(document).length) {
 			fieldError(this, 'Document Number is required when a document is given', i);
 		}
@@ -147,7 +148,7 @@ export function readContactGroups(this: NodeContext, fields: IDataObject, i: num
 	}
 	if (fields.phone !== undefined) {
 		const values = fixedValues(fields.phone);
-		const phone = textObject(values, ['areaCode', 'ddd', 'number']);
+		const phone = textObject(this, values, ['areaCode', 'ddd', 'number'], 'Phone', i);
 		if (Object.keys(phone).length) {
 			if (phone.number === undefined) {
 				fieldError(this, 'Phone Number is required when a phone is given', i);

@@ -8,9 +8,9 @@ import {
 	checkInteger,
 	checkOneOf,
 	checkOptions,
-	optionalText,
 	parseJsonObject,
 	readIds,
+	readText,
 	toIsoDate,
 } from './validation';
 
@@ -122,6 +122,6 @@ export function readField(ctx: NodeContext, f: Field, value: unknown, i: number 
 		case 'json':
 			return parseJsonObject.call(ctx, value, i, label);
 		case 'text':
-			return optionalText(value);
+			return readText(ctx, value, label, i);
 	}
 }

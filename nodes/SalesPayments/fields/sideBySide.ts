@@ -1,15 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 
-import type { ItemKey } from '../transport/items';
-import { ALONE, INDEPENDENT } from '../transport/items';
+import type { ApiContext } from '../transport/credentials';
+import { Lane, setLane } from '../transport/gate';
+import type { ItemKey, Outcome } from '../transport/items';
+import { ALONE, INDEPENDENT, runItems } from '../transport/items';
 import { strictInteger } from '../transport/numbers';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
+import { ItemEffects, setItemEffects } from '../transport/stoppedRun';
 import type { OperationDef } from './types';
 import { NO_RECORD } from './types';
 
 /**
  * What the action node needs to run its items side by side (transport/items.ts): which record an
- * item acts on, and the run's Max Concurrent Requests.
+ * item acts on, the run's Max Concurrent Requests, and the run on a lane of its own.
  */
 
 /** The record item i acts on (its operation's `recordKey` field), INDEPENDENT, or ALONE when it cannot tell. */
@@ -44,4 +47,35 @@ export function runConcurrencyOf(ctx: IExecuteFunctions, op: OperationDef | unde
 	} catch {
 		return 1;
 	}
+}
+
+export interface SideBySide<T> {
+	count: number;
+	keyOf(i: number): ItemKey;
+	/** Max Concurrent Requests N, or undefined: the credential's automatic window. */
+	fixed: number | undefined;
+	run(i: number): Promise<T>;
+	stopOnFailure: boolean;
+}
+
+/**
+ * Runs a run's items side by side on a lane of their own (transport/gate.ts): a failure that stops
+ * the run stops the lane, so that no request of a later item is sent or retried; what the platform
+ * did with each item is recorded, for the error of a run that stops (transport/stoppedRun.ts).
+ */
+export async function runSideBySide<T>(ctx: ApiContext, plan: SideBySide<T>): Promise<{ outcomes: Array<Outcome<T> | undefined>; effects: ItemEffects }> {
+	const lane = new Lane(plan.fixed);
+	setLane(ctx, lane);
+	const effects = new ItemEffects();
+	setItemEffects(ctx, effects);
+	const outcomes = await runItems({
+		count: plan.count,
+		keyOf: plan.keyOf,
+		// Auto: twice what the credential's window lets be in flight, so that it sees the demand.
+		limit: () => plan.fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.pacer.window)),
+		run: plan.run,
+		stopOnFailure: plan.stopOnFailure,
+		onStop: (i) => lane.stop(i),
+	});
+	return { outcomes, effects };
 }

@@ -8,6 +8,46 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
+const IN_CENTS = /^(.+)InCents$/;
+
+/** 4959 -> 49.59, -1500 -> -15; exact to the cent for every safe integer. */
+export function centsToDecimal(cents: number): number {
+	return Number.isInteger(cents) ? Number((cents / 100).toFixed(2)) : cents / 100;
+}
+
+/**
+ * The fields of a record a model reads when the node runs as an AI agent's tool (Simplify on):
+ * a key, or [key, dotted path] to lift a nested field (`['customerName', 'customer.name']`).
+ */
+export type ModelRecord = ReadonlyArray<string | readonly [string, string]>;
+
+function valueAt(record: IDataObject, path: string): unknown {
+	let value: unknown = record;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
+
+/**
+ * A record as an agent reads it: only the fields of `fields` the record has, in that order, each
+ * amount in cents as money under its name without "InCents" (`valueInCents: 4959` -> `value:
+ * 49.59`). An amount that is not a number keeps its own name: it is never shown as money.
+ */
+export function forModel(record: IDataObject, fields: ModelRecord): IDataObject {
+	const out: IDataObject = {};
+	for (const entry of fields) {
+		const [key, path] = typeof entry === 'string' ? [entry, entry] : entry;
+		const value = valueAt(record, path);
+		if (value === undefined) continue;
+		const base = IN_CENTS.exec(key)?.[1];
+		if (base !== undefined && typeof value === 'number' && Number.isFinite(value)) out[base] = centsToDecimal(value);
+		else out[key] = value as IDataObject[string];
+	}
+	return out;
+}
+
 /** Keeps the listed keys of a record (those present), in that order. */
 export function pick(record: IDataObject, keys: readonly string[]): IDataObject {
 	const out: IDataObject = {};
@@ -27,13 +67,6 @@ export const decimalAmountsField: INodeProperties = {
 	description:
 		'Whether to add next to each amount in cents the same amount as a decimal number: valueInCents 4959 gets value 49.59, also inside nested records. The fields in cents stay as they are.',
 };
-
-const IN_CENTS = /^(.+)InCents$/;
-
-/** 4959 -> 49.59, -1500 -> -15; exact to the cent for every safe integer. */
-export function centsToDecimal(cents: number): number {
-	return Number.isInteger(cents) ? Number((cents / 100).toFixed(2)) : cents / 100;
-}
 
 function withAmounts(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(withAmounts);

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } fr
 
 import { dateValueMs, isTimeZone } from './dates';
 import type { NodeContext } from '../transport/errors';
-import { fieldError } from '../transport/errors';
+import { fieldError, wrongType } from '../transport/errors';
 import type { SegmentRule } from '../transport/paths';
 import { checkSegment, ID_PATTERN, ID_RULE_WORDS } from '../transport/paths';
 import { strictInteger } from '../transport/numbers';
@@ -21,8 +21,18 @@ export function optionalText(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/**
+ * A text field's value trimmed (a number as text); empty: undefined. Any other type is refused,
+ * naming it ("Name must be text; received an object"): never read as "not set".
+ */
+export function readText(ctx: NodeContext, value: unknown, label: string, i?: number): string | undefined {
+	const blank = value === undefined || value === null || value === '';
+	if (!blank && typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) wrongType(ctx, label, 'text', value, i);
+	return optionalText(value);
+}
+
 export function requireString(this: IExecuteFunctions, name: string, i: number, label: string): string {
-	const text = optionalText(this.getNodeParameter(name, i, ''));
+	const text = readText(this, this.getNodeParameter(name, i, ''), label, i);
 	if (text === undefined) fieldError(this, `${label} is required`, i);
 	return text;
 }
@@ -32,20 +42,26 @@ export function checkId(ctx: NodeContext, value: unknown, label: string, i?: num
 	return checkSegment(ctx, value, label, rule, i);
 }
 
+/** A resource locator's value object (`{ __rl, mode, value }`), as n8n stores it. */
+export function isLocator(value: unknown): value is INodeParameterResourceLocator {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && ('__rl' in value || ('mode' in value && 'value' in value));
+}
+
 /** Reads a resource locator (From list / By ID / By URL) or a plain string field as an ID. */
 export function requireId(this: IExecuteFunctions, name: string, i: number, label: string, rule: SegmentRule = 'id'): string {
 	const raw = this.getNodeParameter(name, i, '', { extractValue: true }) as
 		| string
 		| number
 		| INodeParameterResourceLocator;
-	const value = typeof raw === 'object' && raw !== null ? raw.value : raw;
+	// A locator n8n did not unwrap gives its value; any other object is the wrong type (checkSegment says so).
+	const value = isLocator(raw) ? raw.value : raw;
 	return checkSegment(this, value, label, rule, i);
 }
 
 /** Splits "a, b" (or takes an array) into IDs, each checked. */
 export function readIds(ctx: NodeContext, value: unknown, i: number | undefined, label: string): string[] {
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
-	const ids = parts.map((p) => (p === undefined || p === null ? '' : String(p).trim())).filter((p) => p !== '');
+	const parts: unknown[] = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const ids = parts.map((p) => readText(ctx, p, label, i) ?? '').filter((p) => p !== '');
 	for (const id of ids) {
 		if (!ID_PATTERN.test(id)) fieldError(ctx, `${label} contains ${JSON.stringify(id)}, which ${ID_RULE_WORDS}`, i);
 	}
@@ -53,7 +69,7 @@ export function readIds(ctx: NodeContext, value: unknown, i: number | undefined,
 }
 
 export function checkEmail(this: NodeContext, value: unknown, i: number | undefined, label: string): string {
-	const text = typeof value === 'string' ? value.trim() : '';
+	const text = readText(this, value, label, i) ?? '';
 	if (!EMAIL.test(text)) fieldError(this, `${label} must be a valid email address${text ? ` ("${text}" is not)` : ''}`, i);
 	return text;
 }

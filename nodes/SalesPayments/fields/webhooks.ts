@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import type { NodeContext } from '../transport/errors';
 import { fieldError } from '../transport/errors';
-import { checkEmail, checkOptions, optionalText } from './validation';
+import { checkEmail, checkOptions, readText } from './validation';
 
 /**
  * What the Webhook resource and the trigger node share: the registrable events, the failure
@@ -101,8 +101,8 @@ export const notifyOnFailFields: INodeProperties[] = [
 
 /** Builds `notifyOnFail` from a collection holding the Notify on Fail fields. */
 export function readNotifyOnFail(ctx: NodeContext, fields: IDataObject, i?: number): IDataObject | undefined {
-	const email = optionalText(fields.notifyOnFailEmail);
-	const name = optionalText(fields.notifyOnFailName);
+	const email = readText(ctx, fields.notifyOnFailEmail, 'Notify on Fail Email', i);
+	const name = readText(ctx, fields.notifyOnFailName, 'Notify on Fail Name', i);
 	if (!email && !name) return undefined;
 	const out: IDataObject = {};
 	if (email) out.email = checkEmail.call(ctx, email, i, 'Notify on Fail Email');

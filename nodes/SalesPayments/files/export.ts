@@ -14,6 +14,7 @@ import { walk } from '../paging/walk';
 import { Reconciliation, totalsWithMoney } from './reconcile';
 import { Utf8Builder } from './utf8';
 import { XlsxWriter } from './xlsx';
+import type { TooLargePart } from './zip';
 import { ZIP_MAX_BYTES } from './zip';
 import { withDecimalAmounts } from '../fields/simplify';
 import type { DateFilter } from '../transport/endpoints';
@@ -74,7 +75,7 @@ export async function exportList(
 	};
 	if (output === 'xlsxFile') {
 		const { sheetName, decimalAmounts } = settings;
-		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, columns, tooLarge: () => tooLarge(this, job) });
+		job.xlsx = new XlsxWriter({ sheetName, headerRow, decimalAmounts, dates, columns, tooLarge: (part) => tooLarge(this, job, part) });
 	}
 	const source = new ByteSource((reuse) => fileChunks(this, job, reuse));
 	let binary;
@@ -131,32 +132,41 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 	const { csv, xlsx, settings, shape } = job;
 	const out = new Utf8Builder();
 	if (csv && settings.bom) out.append('\uFEFF');
+	let finished = false;
 	const pages = job.dateFilter && job.windows ? oldestFirst.call(ctx, job.req, job.dateFilter, job.seen, job.windows) : walk.call(ctx, job.req, job.seen);
-	for await (const page of pages) {
-		job.pages++;
-		job.totals = totalsOf(page.summary);
-		job.recordsInLastPass = page.met;
-		if (page.records.length === 0) continue;
-		let records = shape ? page.records.map(shape) : page.records;
-		if (settings.decimalAmounts) records = records.map(withDecimalAmounts);
-		job.records += records.length;
-		job.sums.add(records);
-		if (csv) csv.page(records, out);
-		else if (xlsx) xlsx.page(records, out);
-		else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
-		yield out.take(reuse);
+	try {
+		for await (const page of pages) {
+			job.pages++;
+			job.totals = totalsOf(page.summary);
+			job.recordsInLastPass = page.met;
+			if (page.records.length === 0) continue;
+			let records = shape ? page.records.map(shape) : page.records;
+			if (settings.decimalAmounts) records = records.map(withDecimalAmounts);
+			job.records += records.length;
+			job.sums.add(records);
+			if (csv) csv.page(records, out);
+			else if (xlsx) await xlsx.page(records, out);
+			else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
+			// The Excel file's compressor may have made nothing yet from a page.
+			if (out.size > 0) yield out.take(reuse);
+		}
+		csv?.finish(out);
+		await xlsx?.finish(out);
+		finished = true;
+	} finally {
+		// A list that failed, or a consumer that stopped reading: the compressor is freed.
+		if (!finished) xlsx?.abort();
 	}
-	csv?.finish(out);
-	xlsx?.finish(out);
 	// An empty list: only the byte order mark, if asked for.
 	if (out.size > 0) yield out.take(reuse);
 }
 
-/** The .xlsx's ZIP past 4 GiB: the export fails, saying what to do, before the bytes past it are written. */
-function tooLarge(ctx: IExecuteFunctions, job: ExportJob): never {
+/** The .xlsx's ZIP, or one sheet before compression, past 4 GiB: the export fails, saying what to do, before the bytes past it are written. */
+function tooLarge(ctx: IExecuteFunctions, job: ExportJob, part: TooLargePart): never {
+	const what = part === 'archive' ? 'The Excel file' : 'A sheet of the Excel file (before compression)';
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`The Excel file would be larger than ${(ZIP_MAX_BYTES / 1024 ** 3).toFixed(1)} GiB, the most a ZIP file without ZIP64 holds (${job.records.toLocaleString('en-US')} records read so far)`,
+		`${what} would be larger than ${(ZIP_MAX_BYTES / 1024 ** 3).toFixed(1)} GiB, the most a ZIP file without ZIP64 holds (${job.records.toLocaleString('en-US')} records read so far)`,
 		{
 			description:
 				'Write the list to Output › CSV File or JSON Lines File, which have no such bound, or export fewer records at a time (filters, e.g. a date range, or Limit).',

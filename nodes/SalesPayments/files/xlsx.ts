@@ -7,12 +7,14 @@ import { TableLayout } from './table';
 import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
 import { colsXml, columnWidths } from './xlsxWidths';
+import type { TooLargePart } from './zip';
 import { ZipWriter } from './zip';
 
 /**
- * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in an uncompressed
- * ZIP (zip.ts), with the CSV's columns. Cells keep their type; texts are inline strings, never
- * formulas, so nothing gets a `'`. Past 1,048,576 rows a new sheet starts, repeating the header.
+ * Output › Excel File (docs/exports.md, "Excel (.xlsx)"): a workbook written page by page in a
+ * ZIP whose entries are compressed as they are written (zip.ts), with the CSV's columns. Cells keep
+ * their type and their reference (`r="B7"`); texts are inline strings, never formulas, so nothing
+ * gets a `'`. Past 1,048,576 rows a new sheet starts, repeating the header.
  */
 
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -36,8 +38,8 @@ export interface XlsxOptions {
 	maxRows?: number;
 	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
 	maxBytes?: number;
-	/** Throws the caller's error when the file would pass the ZIP's limit (else ZipTooLarge). */
-	tooLarge?: () => never;
+	/** Throws the caller's error when the file, or a sheet before compression, would pass the ZIP's limit (else ZipTooLarge). */
+	tooLarge?: (part: TooLargePart) => never;
 	now?: Date;
 }
 
@@ -133,34 +135,42 @@ export class XlsxWriter {
 		this.layout = new TableLayout(XLSX_MAX_COLUMNS, options.columns);
 	}
 
-	/** Writes the next page of records (the sheet, its header first, on the first page). */
-	page(records: IDataObject[], out: Utf8Builder): void {
+	/**
+	 * Writes the next page of records (the sheet, its header first, on the first page) into the
+	 * sheet's XML, and the compressed bytes made so far into `out`.
+	 */
+	async page(records: IDataObject[], out: Utf8Builder): Promise<void> {
 		if (!this.layout.isStarted) {
 			this.start(this.layout.start(records), records);
 			this.openSheet(out);
 		}
 		for (const record of records) {
 			if (this.rowNumber > this.maxRows) {
-				this.closeSheet(out);
+				await this.closeSheet(out);
 				this.openSheet(out);
 			}
 			const id = record.id;
 			this.recordId = typeof id === 'string' || typeof id === 'number' ? id : null;
 			this.row(this.layout.row(record), '');
 		}
-		this.count(out);
+		await this.count(out);
 	}
 
 	/** The end of the file: the last sheet's end, the workbook's parts, the ZIP's directory. */
-	finish(out: Utf8Builder): void {
+	async finish(out: Utf8Builder): Promise<void> {
 		if (!this.layout.isStarted) {
 			// An empty list: one empty sheet (a header only for chosen columns: else they come from the first page).
 			this.start(this.layout.start([]), []);
 			this.openSheet(out, this.options.headerRow && this.options.columns !== undefined);
 		}
-		this.closeSheet(out);
-		for (const [name, xml] of workbookParts(this.sheets)) this.zip.entry(name, XML_DECLARATION + xml, out);
+		await this.closeSheet(out);
+		for (const [name, xml] of workbookParts(this.sheets)) await this.zip.entry(name, XML_DECLARATION + xml, out);
 		this.zip.finish(out);
+	}
+
+	/** Stops writing (the export failed): the compressor of the sheet being written is freed. */
+	abort(): void {
+		this.zip.abort();
 	}
 
 	summary(): IDataObject {
@@ -196,27 +206,39 @@ export class XlsxWriter {
 		const n = this.sheets.length + 1;
 		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n, this.sheets));
 		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
-		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
-		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}"><sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>${this.cols}<sheetData>`);
+		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}">${this.sheetHead(n, header)}<sheetData>`);
 		this.rowNumber = 1;
 		this.recordId = null;
 		if (header) this.row(this.header, HEADER_STYLE);
 	}
 
-	private closeSheet(out: Utf8Builder): void {
-		this.xml.append('</sheetData></worksheet>');
-		this.count(out);
-		this.zip.end(out);
+	/**
+	 * What comes before the rows of sheet `n`, in CT_Worksheet's order (ECMA-376 18.3.1.99): the
+	 * view, with the header row frozen, then the column widths (`<cols>`, xlsxWidths.ts), right before `<sheetData>`.
+	 */
+	private sheetHead(n: number, header: boolean): string {
+		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
+		return `<sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>${this.cols}`;
 	}
 
-	/** Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out any of it). */
-	private count(out: Utf8Builder): void {
-		this.zip.data(this.xml.take(true), out);
+	private async closeSheet(out: Utf8Builder): Promise<void> {
+		this.xml.append('</sheetData></worksheet>');
+		await this.count(out);
+		await this.zip.end(out);
 	}
 
 	/**
-	 * One `<row>`, written piece by piece. A cell's `r="B7"` is optional (ECMA-376 18.3.1.4): only a
-	 * cell after a gap has one, plus the row and its first cell, which exceljs needs. A sixth less XML.
+	 * Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out
+	 * any of it). Not reused: the compressor reads it while the next page is written.
+	 */
+	private async count(out: Utf8Builder): Promise<void> {
+		await this.zip.data(this.xml.take(false), out);
+	}
+
+	/**
+	 * One `<row>`, written piece by piece, each cell with its reference (`r="B7"`): optional in
+	 * ECMA-376 (18.3.1.4), but streaming readers (exceljs's WorkbookReader) need it, and compressed
+	 * it costs a few percent of the file.
 	 */
 	private row(cells: unknown[], style: string): void {
 		const xml = this.xml;
@@ -225,57 +247,46 @@ export class XlsxWriter {
 		xml.appendShort(ROW_OPEN);
 		xml.appendPlain(r);
 		xml.appendShort(QUOTE_CLOSE);
-		/** The column a cell without a reference would be in (none before the first cell). */
-		let next = -1;
 		for (let k = 0; k < cells.length; k++) {
 			const value = cells[k];
 			if (value === undefined || value === null || value === '') continue;
-			const referenced = k !== next;
-			if (referenced) {
-				xml.appendShort(CELL_REFERENCE);
-				xml.appendPlain(this.letters[k]);
-				xml.appendPlain(r);
-				xml.appendShort(QUOTE);
-			}
-			next = k + 1;
+			xml.appendShort(CELL_REFERENCE);
+			xml.appendPlain(this.letters[k]);
+			xml.appendPlain(r);
+			xml.appendShort(QUOTE);
 			if (typeof value === 'number') {
 				// Infinity and NaN are no xsd:double: written as the CSV's text.
-				if (Number.isFinite(value)) this.numberCell(String(value), style || this.styles[k], referenced);
-				else this.textCell(style, String(value), referenced, k);
+				if (Number.isFinite(value)) this.numberCell(String(value), style || this.styles[k]);
+				else this.textCell(style, String(value), k);
 			} else if (typeof value === 'boolean') {
-				if (!referenced) xml.appendShort(CELL);
 				xml.appendPlain(style);
 				xml.appendShort(value ? BOOLEAN_TRUE : BOOLEAN_FALSE);
 			} else if (typeof value === 'string') {
 				// A date (a quick look at its fifth character first: most texts are none).
 				const wall = dates !== undefined && value.charCodeAt(4) === 0x2d ? dates.wallSeconds(value, this.dateColumns[k] === 1) : Number.NaN;
-				if (Number.isNaN(wall)) this.textCell(style, value, referenced, k);
+				if (Number.isNaN(wall)) this.textCell(style, value, k);
 				else {
-					if (!referenced) xml.appendShort(CELL);
 					xml.appendPlain(dates!.dayOnly ? DAY_STYLE : DATE_TIME_STYLE);
 					xml.appendShort(VALUE_OPEN);
 					dates!.writeSerial(wall, xml);
 					xml.appendShort(VALUE_CLOSE);
 				}
-			} else this.textCell(style, JSON.stringify(value), referenced, k);
+			} else this.textCell(style, JSON.stringify(value), k);
 		}
 		xml.appendShort(ROW_CLOSE);
 	}
 
-	/** A number cell holding `text`, its `<c` and reference written when `referenced`. */
-	private numberCell(text: string, cellStyle: string, referenced: boolean): void {
+	/** The rest of a number cell holding `text`, after its `<c r="..."`. */
+	private numberCell(text: string, cellStyle: string): void {
 		const xml = this.xml;
-		if (referenced || cellStyle !== '') {
-			if (!referenced) xml.appendShort(CELL);
-			xml.appendPlain(cellStyle);
-			xml.appendShort(VALUE_OPEN);
-		} else xml.appendShort(CELL_VALUE_OPEN);
+		xml.appendPlain(cellStyle);
+		xml.appendShort(VALUE_OPEN);
 		xml.appendPlain(text);
 		xml.appendShort(VALUE_CLOSE);
 	}
 
-	/** A text cell of column `k`, its `<c` and reference written when `referenced`. */
-	private textCell(style: string, text: string, referenced: boolean, k: number): void {
+	/** The rest of a text cell of column `k`, after its `<c r="..."`. */
+	private textCell(style: string, text: string, k: number): void {
 		if (text.length > XLSX_MAX_TEXT) {
 			this.cut++;
 			this.name(this.cutIn, k);
@@ -285,12 +296,8 @@ export class XlsxWriter {
 		}
 		const xml = this.xml;
 		const preserve = text.charCodeAt(0) <= 0x20 || text.charCodeAt(text.length - 1) <= 0x20;
-		if (!referenced && style === '' && !preserve) xml.appendShort(CELL_TEXT_OPEN);
-		else {
-			if (!referenced) xml.appendShort(CELL);
-			xml.appendPlain(style);
-			xml.appendShort(preserve ? TEXT_OPEN_PRESERVE : TEXT_OPEN);
-		}
+		xml.appendPlain(style);
+		xml.appendShort(preserve ? TEXT_OPEN_PRESERVE : TEXT_OPEN);
 		// Most texts are ASCII that needs no escape: copied as they are; else escaped and encoded.
 		if (!xml.appendPlain(text, PLAIN_ASCII)) {
 			const before = this.replaced.count;
@@ -318,14 +325,11 @@ const ROW_OPEN = ascii('<row r="');
 const ROW_CLOSE = ascii('</row>');
 const QUOTE = ascii('"');
 const QUOTE_CLOSE = ascii('">');
-const CELL = ascii('<c');
 const CELL_REFERENCE = ascii('<c r="');
 const VALUE_OPEN = ascii('><v>');
-const CELL_VALUE_OPEN = ascii('<c><v>');
 const VALUE_CLOSE = ascii('</v></c>');
 const BOOLEAN_TRUE = ascii(' t="b"><v>1</v></c>');
 const BOOLEAN_FALSE = ascii(' t="b"><v>0</v></c>');
 const TEXT_OPEN = ascii(' t="inlineStr"><is><t>');
 const TEXT_OPEN_PRESERVE = ascii(' t="inlineStr"><is><t xml:space="preserve">');
-const CELL_TEXT_OPEN = ascii('<c t="inlineStr"><is><t>');
 const TEXT_CLOSE = ascii('</t></is></c>');

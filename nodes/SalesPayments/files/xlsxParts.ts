@@ -66,33 +66,16 @@ function escapeAttribute(text: string): string {
 	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The workbook's parts other than its sheets, as [entry name, XML]. */
+/**
+ * The workbook's parts other than its sheets, as [entry name, XML], written after the sheets (their
+ * number is known at the end: a new sheet starts past 1,048,575 records). In the order a reader that
+ * follows the archive's entries needs them, the parts it can do without last: exceljs's streaming
+ * WorkbookReader loses the last entries now and then (its issue 3064) and reads neither `_rels/.rels`
+ * nor `[Content_Types].xml`.
+ */
 export function workbookParts(sheets: readonly string[]): Array<[string, string]> {
 	const sheetParts = sheets.map((_, n) => `xl/worksheets/sheet${n + 1}.xml`);
 	const parts: Array<[string, string]> = [
-		[
-			'[Content_Types].xml',
-			'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-				'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-				'<Default Extension="xml" ContentType="application/xml"/>' +
-				'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-				'<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
-				sheetParts.map((p) => `<Override PartName="/${p}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
-				'</Types>',
-		],
-		['_rels/.rels', `<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
-		[
-			'xl/workbook.xml',
-			`<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><bookViews><workbookView/></bookViews><sheets>` +
-				sheets.map((name, n) => `<sheet name="${escapeAttribute(name)}" sheetId="${n + 1}" r:id="rId${n + 1}"/>`).join('') +
-				'</sheets></workbook>',
-		],
-		[
-			'xl/_rels/workbook.xml.rels',
-			`<Relationships xmlns="${PKG_REL_NS}">` +
-				sheetParts.map((p, n) => `<Relationship Id="rId${n + 1}" Type="${REL_NS}/worksheet" Target="${p.slice(3)}"/>`).join('') +
-				`<Relationship Id="rId${sheetParts.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
-		],
 		[
 			'xl/styles.xml',
 			`<styleSheet xmlns="${NS}">` +
@@ -108,6 +91,29 @@ export function workbookParts(sheets: readonly string[]): Array<[string, string]
 				'<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
 				'<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
 				'</styleSheet>',
+		],
+		[
+			'xl/_rels/workbook.xml.rels',
+			`<Relationships xmlns="${PKG_REL_NS}">` +
+				sheetParts.map((p, n) => `<Relationship Id="rId${n + 1}" Type="${REL_NS}/worksheet" Target="${p.slice(3)}"/>`).join('') +
+				`<Relationship Id="rId${sheetParts.length + 1}" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
+		],
+		[
+			'xl/workbook.xml',
+			`<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><bookViews><workbookView/></bookViews><sheets>` +
+				sheets.map((name, n) => `<sheet name="${escapeAttribute(name)}" sheetId="${n + 1}" r:id="rId${n + 1}"/>`).join('') +
+				'</sheets></workbook>',
+		],
+		['_rels/.rels', `<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
+		[
+			'[Content_Types].xml',
+			'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+				'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+				'<Default Extension="xml" ContentType="application/xml"/>' +
+				'<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+				'<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
+				sheetParts.map((p) => `<Override PartName="/${p}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
+				'</Types>',
 		],
 	];
 	return parts;

@@ -1,14 +1,20 @@
+import { Deflater } from './deflate';
+
 /**
  * The .xlsx's ZIP, written as a stream without node:zlib (why: docs/DEVELOPING.md, "The .xlsx
- * export"). Sizes and CRC follow each entry's data (flag bit 3). Entries are DEFLATE streams of
- * stored blocks, not STORED: SheetJS (Extract From File) cannot find where a STORED entry with a
- * data descriptor ends. Without ZIP64, past 4 GiB `tooLarge` is thrown before any byte crosses it.
+ * export"): each entry compressed (DEFLATE, deflate.ts) while it is written, its CRC-32 and sizes
+ * in a data descriptor after its data (flag bit 3), the central directory at the end. Without
+ * ZIP64, an archive or an entry (before compression) past 4 GiB makes `tooLarge` throw before any
+ * byte crosses it.
  */
 
 /** The most bytes a ZIP without ZIP64 may hold, less room for the central directory and the last entries. */
 export const ZIP_MAX_BYTES = 0xffffffff - 1024 * 1024;
 
 export class ZipTooLarge extends Error {}
+
+/** What would pass ZIP_MAX_BYTES: the whole archive, or one entry before compression (its size is 32 bits too). */
+export type TooLargePart = 'archive' | 'entry';
 
 /**
  * Slicing-by-16: 16 tables of 256 entries in one array (16 KiB, fits the CPU's first cache); table t
@@ -77,9 +83,10 @@ interface Entry {
 	name: Buffer;
 	offset: number;
 	crc: number;
-	/** Bytes of the entry's content, and of its DEFLATE stream (content + block headers). */
+	/** Bytes of the entry's content, and of its DEFLATE stream. */
 	size: number;
 	compressedSize: number;
+	deflater: Deflater;
 }
 
 /** Where the archive's bytes go, in order. */
@@ -92,15 +99,11 @@ const FLAGS = 0x0808;
 /** 2.0: DEFLATE. */
 const VERSION = 20;
 const DEFLATE = 8;
-/** The most bytes of a stored DEFLATE block. */
-const BLOCK = 0xffff;
-/** The last block of a stream: final, stored, empty. */
-const FINAL_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 
 /**
  * The archive's bytes, entry by entry, into a sink: `begin(name)` the local header, `data(bytes)`
- * the entry's content as stored DEFLATE blocks, `end()` the final block and the data descriptor,
- * `finish()` the central directory.
+ * the entry's content (compressed bytes are given out as the compressor makes them), `end()` the
+ * rest of its DEFLATE stream and the data descriptor, `finish()` the central directory.
  */
 export class ZipWriter {
 	private readonly entries: Entry[] = [];
@@ -110,11 +113,10 @@ export class ZipWriter {
 	private readonly time: number;
 	private readonly date: number;
 	private readonly maxBytes: number;
-	private readonly tooLarge?: () => never;
-	private readonly blockHeader = Buffer.alloc(5);
+	private readonly tooLarge?: (part: TooLargePart) => never;
 
-	/** `maxBytes` (tests lower it); `tooLarge` throws the caller's own error past it (else ZipTooLarge). */
-	constructor(options: { now?: Date; maxBytes?: number; tooLarge?: () => never } = {}) {
+	/** `maxBytes` of the archive and of an entry before compression (tests lower it); `tooLarge` throws the caller's own error past it (else ZipTooLarge). */
+	constructor(options: { now?: Date; maxBytes?: number; tooLarge?: (part: TooLargePart) => never } = {}) {
 		const now = options.now ?? new Date();
 		this.maxBytes = options.maxBytes ?? ZIP_MAX_BYTES;
 		this.tooLarge = options.tooLarge;
@@ -129,7 +131,7 @@ export class ZipWriter {
 
 	begin(name: string, sink: ByteSink): void {
 		if (this.current) throw new Error(`zip: ${this.current.name.toString()} is not ended`);
-		const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, size: 0, compressedSize: 0 };
+		const entry: Entry = { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, size: 0, compressedSize: 0, deflater: new Deflater() };
 		const header = Buffer.alloc(30 + entry.name.length);
 		header.writeUInt32LE(0x04034b50, 0);
 		header.writeUInt16LE(VERSION, 4);
@@ -141,37 +143,27 @@ export class ZipWriter {
 		header.writeUInt16LE(entry.name.length, 26);
 		header.writeUInt16LE(0, 28);
 		entry.name.copy(header, 30);
-		this.give(header, sink);
 		this.current = entry;
+		this.give(header, sink);
 	}
 
-	/** The current entry's next bytes, as stored blocks; the size is checked before any is given out. */
-	data(bytes: Uint8Array, sink: ByteSink): void {
-		const entry = this.current;
-		if (!entry) throw new Error('zip: no entry begun');
+	/**
+	 * The current entry's next bytes (the compressor reads them later: never reuse them), and the
+	 * compressed bytes made so far into the sink. Sizes are checked before any byte is given out.
+	 */
+	async data(bytes: Uint8Array, sink: ByteSink): Promise<void> {
+		const entry = this.currentEntry();
 		if (bytes.length === 0) return;
-		const framed = bytes.length + 5 * Math.ceil(bytes.length / BLOCK);
-		this.grow(framed);
+		if (entry.size + bytes.length > this.maxBytes) this.refuse('entry');
 		entry.crc = crc32(bytes, entry.crc);
 		entry.size += bytes.length;
-		entry.compressedSize += framed;
-		for (let at = 0; at < bytes.length; at += BLOCK) {
-			const length = Math.min(BLOCK, bytes.length - at);
-			// Not final, stored (BTYPE 00); LEN and its one's complement.
-			this.blockHeader[0] = 0;
-			this.blockHeader.writeUInt16LE(length, 1);
-			this.blockHeader.writeUInt16LE(~length & 0xffff, 3);
-			sink.appendBytes(this.blockHeader);
-			sink.appendBytes(bytes.subarray(at, at + length));
-		}
+		await entry.deflater.write(bytes);
+		this.compressed(entry, entry.deflater.take(), sink);
 	}
 
-	end(sink: ByteSink): void {
-		const entry = this.current;
-		if (!entry) throw new Error('zip: no entry begun');
-		this.grow(FINAL_BLOCK.length);
-		entry.compressedSize += FINAL_BLOCK.length;
-		sink.appendBytes(FINAL_BLOCK);
+	async end(sink: ByteSink): Promise<void> {
+		const entry = this.currentEntry();
+		this.compressed(entry, await entry.deflater.end(), sink);
 		const descriptor = Buffer.alloc(16);
 		descriptor.writeUInt32LE(0x08074b50, 0);
 		descriptor.writeUInt32LE(entry.crc, 4);
@@ -183,10 +175,16 @@ export class ZipWriter {
 	}
 
 	/** One whole entry. */
-	entry(name: string, content: string, sink: ByteSink): void {
+	async entry(name: string, content: string, sink: ByteSink): Promise<void> {
 		this.begin(name, sink);
-		this.data(Buffer.from(content, 'utf8'), sink);
-		this.end(sink);
+		await this.data(Buffer.from(content, 'utf8'), sink);
+		await this.end(sink);
+	}
+
+	/** Stops the entry being written (the export failed): its compressor is freed. */
+	abort(): void {
+		this.current?.deflater.abort();
+		this.current = undefined;
 	}
 
 	/** The central directory and its end record. */
@@ -222,16 +220,29 @@ export class ZipWriter {
 		this.give(Buffer.concat([directory, last]), sink);
 	}
 
-	private give(bytes: Buffer, sink: ByteSink): void {
-		this.grow(bytes.length);
+	private currentEntry(): Entry {
+		if (!this.current) throw new Error('zip: no entry begun');
+		return this.current;
+	}
+
+	/** Compressed bytes of `entry` into the sink, counted. */
+	private compressed(entry: Entry, chunks: Uint8Array[], sink: ByteSink): void {
+		for (const chunk of chunks) {
+			this.give(chunk, sink);
+			entry.compressedSize += chunk.length;
+		}
+	}
+
+	private give(bytes: Uint8Array, sink: ByteSink): void {
+		if (this.offset + bytes.length > this.maxBytes) this.refuse('archive');
+		this.offset += bytes.length;
 		sink.appendBytes(bytes);
 	}
 
-	private grow(bytes: number): void {
-		if (this.offset + bytes > this.maxBytes) {
-			this.tooLarge?.();
-			throw new ZipTooLarge(`the file would pass ${this.maxBytes.toLocaleString('en-US')} bytes, the most a ZIP file without ZIP64 holds`);
-		}
-		this.offset += bytes;
+	private refuse(part: TooLargePart): never {
+		this.abort();
+		this.tooLarge?.(part);
+		const what = part === 'archive' ? 'the file' : 'a part of the file before compression';
+		throw new ZipTooLarge(`${what} would pass ${this.maxBytes.toLocaleString('en-US')} bytes, the most a ZIP file without ZIP64 holds`);
 	}
 }

@@ -5,7 +5,8 @@ import type { NodeContext } from '../transport/errors';
 import { fieldError } from '../transport/errors';
 import type { Field } from '../fields/fields';
 import { field, readField } from '../fields/fields';
-import { listAll, listProperties } from './lists';
+import { listAll, listPropertiesWith } from './lists';
+import type { ModelRecord } from '../fields/simplify';
 import type { FileItem } from '../fields/types';
 import { compact } from '../fields/validation';
 
@@ -142,10 +143,10 @@ export function readSortedFilterBody(
  * (subscriptions, withdraw requests): its properties, and its records for item `i`.
  */
 export const sortedFilterList = {
-	properties(filterFields: Field[], sortFields: Field[], extra: INodeProperties[] = []): INodeProperties[] {
+	/** `simplify`: see listPropertiesWith. */
+	properties(filterFields: Field[], sortFields: Field[], simplify: 'always' | 'tool' = 'tool'): INodeProperties[] {
 		return [
-			...listProperties,
-			...extra,
+			...listPropertiesWith([], simplify),
 			filterCollection(filterFields),
 			filterCollection(sortFields, 'options', 'Options', 'Add option'),
 		];
@@ -156,9 +157,10 @@ export const sortedFilterList = {
 		endpoint: Endpoint,
 		filterFields: Field[],
 		sortFields: Field[],
+		model: ModelRecord,
 		shape?: (record: IDataObject) => IDataObject,
 	): Promise<IDataObject[] | FileItem> {
 		const body = readSortedFilterBody.call(this, i, filterFields, DATE_AND_VALUE_RANGES, sortFields);
-		return await listAll.call(this, i, { ...endpoint, body }, shape);
+		return await listAll.call(this, i, { ...endpoint, body }, model, shape);
 	},
 };

@@ -7,8 +7,11 @@ import { fileOutputFields } from '../files/fileOptions';
 import type { ListRequest } from '../paging/pages';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../paging/pages';
 import { DEFAULT_MAX_PAGES, DEFAULT_MAX_RECORDS, MAX_MAX_PAGES, MAX_MAX_RECORDS, paginate } from '../paging/walk';
+import type { ModelRecord } from '../fields/simplify';
+import { forModel, simplifyField } from '../fields/simplify';
+import { AS_TOOL, runsAsTool, TOOL_DEFAULT_LIMIT, TOOL_MAX_LIMIT } from '../fields/tool';
 import type { FileItem } from '../fields/types';
-import { checkOneOf } from '../fields/validation';
+import { checkBoolean, checkOneOf } from '../fields/validation';
 import { fieldError } from '../transport/errors';
 import { strictInteger, wholeNumberOption } from '../transport/numbers';
 import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
@@ -51,24 +54,55 @@ function outputField(extra: INodePropertyOptions[]): INodeProperties {
 	};
 }
 
+const returnAllField: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
+/**
+ * A field as ever, except where an agent's tool outputs items: there the tool's own Limit bounds
+ * what a model reads. Two copies of one name, never shown together (n8n then reads the shown one):
+ * outside a tool, and in a tool that writes a file, whose list is written whole as ever.
+ */
+function exceptToolItems(field: INodeProperties): INodeProperties[] {
+	const show = field.displayOptions?.show ?? {};
+	return [
+		{ ...field, displayOptions: { ...(Object.keys(show).length ? { show } : {}), hide: AS_TOOL } },
+		{ ...field, displayOptions: { show: { ...show, ...AS_TOOL, output: [...FILE_OUTPUTS] } } },
+	];
+}
+
 export const listFields: INodeProperties[] = [
+	...exceptToolItems(returnAllField),
+	...exceptToolItems(limitField),
 	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
+		...limitField,
+		typeOptions: { minValue: 1, maxValue: TOOL_MAX_LIMIT },
+		default: TOOL_DEFAULT_LIMIT,
+		hint: `The most records the agent receives (at most ${TOOL_MAX_LIMIT}); when more match, it is told so. To let the model choose, set it to be defined automatically by the model.`,
+		displayOptions: { show: { ...AS_TOOL, output: ['items'] } },
 	},
 ];
+
+/** Simplify where only an agent's tool shows it: Simplify off gives the agent every field. */
+const toolSimplifyField: INodeProperties = {
+	...simplifyField,
+	hint: 'Simplified: the fields a person reads (ID, status, amounts as money, dates, names), so that a list fits in the model\'s context',
+	displayOptions: { show: { ...AS_TOOL, output: ['items'] } },
+};
 
 export const paginationOptionsField: INodeProperties = {
 	displayName: 'Pagination',
@@ -117,12 +151,13 @@ export const paginationOptionsField: INodeProperties = {
 };
 
 /**
- * Output, the list fields, the file fields and the pagination options: spread into a list
- * operation's properties. `extraOutputs` are further Output values the operation handles itself
- * (Movement's Summary): the other fields are hidden for them.
+ * Output, the list fields, the file fields, the pagination options and Simplify: spread into a
+ * list operation's properties. `extraOutputs` are further Output values the operation handles
+ * itself (Movement's Summary): the other fields are hidden for them. `simplify`: `always` for a
+ * list whose records people simplify too (refunds, subscriptions), else only an agent's tool shows it.
  */
-export function listPropertiesWith(extraOutputs: INodePropertyOptions[]): INodeProperties[] {
-	const fields = [...listFields, ...fileOutputFields, paginationOptionsField];
+export function listPropertiesWith(extraOutputs: INodePropertyOptions[], simplify: 'always' | 'tool' = 'tool'): INodeProperties[] {
+	const fields = [...listFields, ...fileOutputFields, paginationOptionsField, simplify === 'always' ? simplifyField : toolSimplifyField];
 	if (extraOutputs.length === 0) return [outputField([]), ...fields];
 	const listed = [...LIST_OUTPUTS];
 	return [
@@ -144,8 +179,11 @@ export interface ListSettings {
 	maxRecords: number;
 }
 
-/** Reads Return All / Limit / Pagination of item `i`, checked before any request. */
-export function readListSettings(this: IExecuteFunctions, i: number): ListSettings {
+/**
+ * Reads Return All / Limit / Pagination of item `i`, checked before any request. `asTool`: the
+ * records go to an agent (a tool's items), read with the tool's Limit.
+ */
+export function readListSettings(this: IExecuteFunctions, i: number, asTool = false): ListSettings {
 	const paging = this.getNodeParameter('pagination', i, {}) as IDataObject;
 	const option = (value: unknown, label: string, fallback: number, min: number, max: number, minNote?: string) =>
 		wholeNumberOption(this, value, { label, min, max, fallback, minNote }, i);
@@ -155,6 +193,14 @@ export function readListSettings(this: IExecuteFunctions, i: number): ListSettin
 		maxPages: option(paging.maxPages, 'Max Pages', DEFAULT_MAX_PAGES, 1, MAX_MAX_PAGES),
 		maxRecords: option(paging.maxRecords, 'Max Records', DEFAULT_MAX_RECORDS, 1, MAX_MAX_RECORDS),
 	};
+	if (asTool) {
+		const limit = this.getNodeParameter('limit', i, TOOL_DEFAULT_LIMIT);
+		const n = strictInteger(limit, 1);
+		if (n === undefined || n > TOOL_MAX_LIMIT) {
+			fieldError(this, `Limit must be a whole number from 1 to ${TOOL_MAX_LIMIT} when the node is an AI agent's tool (got ${JSON.stringify(limit)}): ask for fewer records, or narrow the filters`, i);
+		}
+		return { ...settings, limit: n };
+	}
 	if (this.getNodeParameter('returnAll', i, false) as boolean) return settings;
 	const limit = this.getNodeParameter('limit', i, 50);
 	const n = strictInteger(limit, 1);
@@ -165,17 +211,36 @@ export function readListSettings(this: IExecuteFunctions, i: number): ListSettin
 /**
  * Runs a list operation with the item's Output / Return All / Limit / Pagination settings: its
  * records (as output items), or one item with the file. `shape` is applied to each record in
- * both (e.g. Simplify).
+ * both (e.g. Simplify). An agent's tool gives items sized for a model (listForAgent); its files
+ * are written as ever.
  */
 export async function listAll(
 	this: IExecuteFunctions,
 	i: number,
 	req: ListRequest,
+	model: ModelRecord,
 	shape?: (record: IDataObject) => IDataObject,
 ): Promise<IDataObject[] | FileItem> {
 	const output = checkOneOf.call(this, this.getNodeParameter('output', i, 'items'), LIST_OUTPUTS, i, 'Output');
-	const settings = readListSettings.call(this, i);
+	const asTool = output === 'items' && runsAsTool(this);
+	const settings = readListSettings.call(this, i, asTool);
 	if (output !== 'items') return await exportList.call(this, i, { ...req, itemIndex: i, ...settings }, output as FileOutput, shape);
+	if (asTool) return await listForAgent.call(this, i, { ...req, itemIndex: i, ...settings }, model);
 	const { items } = await paginate.call(this, { ...req, itemIndex: i, ...settings });
 	return shape ? items.map(shape) : items;
+}
+
+/**
+ * A list as an agent's tool gives it (docs/ai-agents.md): at most Limit records, each the fields a
+ * person reads unless Simplify is off, and when more match, a last item that says so. One record
+ * more than Limit is read to know.
+ */
+async function listForAgent(this: IExecuteFunctions, i: number, req: ListRequest & ListSettings, model: ModelRecord): Promise<IDataObject[]> {
+	const limit = req.limit ?? TOOL_DEFAULT_LIMIT;
+	const simplify = checkBoolean.call(this, this.getNodeParameter('simplify', i, true), i, 'Simplify');
+	const { items } = await paginate.call(this, { ...req, limit: limit + 1 });
+	const records = items.slice(0, limit).map((record) => (simplify ? forModel(record, model) : record));
+	if (items.length <= limit) return records;
+	const raise = limit < TOOL_MAX_LIMIT ? `, or raise Limit (at most ${TOOL_MAX_LIMIT})` : '';
+	return [...records, { moreRecords: true, note: `Only the first ${limit} records are shown: more match. Narrow the filters${raise}.` }];
 }

@@ -28,7 +28,9 @@ export async function getCachedCredentials(this: ApiContext, type: string = DATA
  * in paths (`/webhooks/list/{businessId}`) and headers.
  */
 export async function businessIdOf(ctx: ApiContext, override?: unknown, itemIndex?: number): Promise<string> {
-	if (typeof override === 'string' && override.trim() !== '') return checkSegment(ctx, override, 'Business ID', 'id', itemIndex);
+	// Given in any form (a number, an object by expression): checked as given, never passed over for the credential's.
+	const unset = override === undefined || override === null || (typeof override === 'string' && override.trim() === '');
+	if (!unset) return checkSegment(ctx, override, 'Business ID', 'id', itemIndex);
 	const credentials = await getCachedCredentials.call(ctx);
 	const value = credentials.businessId;
 	if (typeof value !== 'string' || value.trim() === '') {

@@ -27,6 +27,23 @@ export function fieldError(ctx: NodeContext, message: string, itemIndex?: number
 	throw new NodeOperationError(ctx.getNode(), message, itemIndex === undefined ? {} : { itemIndex });
 }
 
+/** How an error names what was given instead: "an object", "a list", "a boolean (true)", "a number (1.5)". */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (value === null) return 'null';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'boolean' || typeof value === 'number') return `a ${typeof value} (${String(value)})`;
+	return typeof value === 'string' ? 'text' : `a ${typeof value}`;
+}
+
+/**
+ * Refuses a value of the wrong type, saying so: "Order ID must be text; received an object" (an
+ * agent's model, or an expression, handed an object where text belongs) rather than "is required".
+ */
+export function wrongType(ctx: NodeContext, label: string, expected: string, value: unknown, itemIndex?: number): never {
+	return fieldError(ctx, `${label} must be ${expected}; received ${kindOf(value)}`, itemIndex);
+}
+
 /** The error as this node's own: a NodeApiError or NodeOperationError passes unchanged, anything else becomes a NodeOperationError. */
 export function asNodeError(ctx: NodeContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);

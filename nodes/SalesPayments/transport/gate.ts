@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, sleepWithAbort } from 'n8n-workflow';
 
 import { BoundedStore } from './boundedStore';
 import type { ApiContext } from './credentials';
@@ -34,10 +34,38 @@ export class Lane {
 	/** `fixed`: Max Concurrent Requests N (the lane's own bound); undefined: the Gate's automatic window. */
 	constructor(readonly fixed?: number) {}
 
-	/** Item `item` failed: requests of later items that still wait are not sent. */
+	/** Retries of this lane waiting out their wait: a stop wakes them. */
+	private readonly pausing = new Set<AbortController>();
+
+	/** Item `item` failed: requests of later items that still wait are not sent, nor retried. */
 	stop(item: number): void {
 		this.stopAfter = Math.min(this.stopAfter, item);
+		for (const pausing of this.pausing) pausing.abort();
 		for (const gate of this.gates) gate.pump();
+	}
+
+	/** Throws NotSent when a request of item `item` may no longer be sent: checked before every attempt. */
+	check(item = -1): void {
+		if (item > this.stopAfter) throw new NotSent();
+	}
+
+	/** Waits `ms` (monotonic) before a retry of item `item`; a stop that covers the item ends the wait with NotSent. */
+	async pause(item: number, ms: number): Promise<void> {
+		const end = performance.now() + ms;
+		for (let left = ms; left > 0; left = end - performance.now()) {
+			this.check(item);
+			// One controller per wait: sleepWithAbort leaves its listener on the signal.
+			const wake = new AbortController();
+			this.pausing.add(wake);
+			try {
+				await sleepWithAbort(left, wake.signal);
+			} catch {
+				// A stop woke it (sleepWithAbort rejects on abort): the check above ends it, or the wait goes on for an earlier item.
+			} finally {
+				this.pausing.delete(wake);
+			}
+		}
+		this.check(item);
 	}
 }
 
@@ -71,9 +99,13 @@ export class Gate {
 		});
 	}
 
-	/** A request that holds its slot sends again (a retry): after the pause, with a token of the rate like any start. */
-	async again(): Promise<void> {
-		for (let wait = this.pacer.waitMs(); wait > 0; wait = this.pacer.waitMs()) await sleep(wait);
+	/**
+	 * A request of `lane` that holds its slot sends again (a retry) after `waitMs` (its Retry-After or
+	 * backoff) and the pause, with a token of the rate like any start; NotSent when its run stopped before it.
+	 */
+	async again(lane: Lane, item = -1, waitMs = 0): Promise<void> {
+		await lane.pause(item, waitMs);
+		for (let wait = this.pacer.waitMs(); wait > 0; wait = this.pacer.waitMs()) await lane.pause(item, wait);
 		this.pacer.started(this.inFlight - 1);
 	}
 

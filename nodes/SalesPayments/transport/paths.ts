@@ -1,5 +1,5 @@
 import type { NodeContext } from './errors';
-import { fieldError } from './errors';
+import { fieldError, wrongType } from './errors';
 
 /**
  * The one place that builds request paths: every value placed in one is checked and encoded, so
@@ -45,6 +45,7 @@ export function checkSegment(
 	const text = typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : '';
 	const blank = value === undefined || value === null || (typeof value === 'string' && text === '');
 	if (blank) fieldError(ctx, `${label} is required`, itemIndex);
+	if (typeof value !== 'string' && !(typeof value === 'number' && Number.isSafeInteger(value))) wrongType(ctx, label, 'text', value, itemIndex);
 	if (!RULES[rule].pattern.test(text)) fieldError(ctx, `${label} ${shown(text || value)} ${RULES[rule].words}`, itemIndex);
 	return text;
 }

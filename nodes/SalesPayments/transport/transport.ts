@@ -1,5 +1,5 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { beforeDeadline, BodyTooLarge, DeadlinePassed, isDecompressionFailure, isStream, MAX_BODY_BYTES, readBody, redirectTarget } from './body';
 import { runCache } from './cache';
@@ -8,7 +8,7 @@ import { DATA_CREDENTIAL, getCachedCredentials, businessIdOf, serviceUrl } from 
 import type { Explain } from './errors';
 import type { PathValue } from './paths';
 import { buildPath } from './paths';
-import type { Gate } from './gate';
+import type { Gate, Lane } from './gate';
 import { gateOf, laneOf } from './gate';
 import type { RequestSettings } from './requestOptions';
 import { getRequestSettings } from './requestOptions';
@@ -16,6 +16,7 @@ import type { RequestFacts } from './responses';
 import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
 import type { AttemptEvent, FailureFacts } from './retry';
 import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
+import { itemEffectsOf } from './stoppedRun';
 
 export type { ApiContext } from './credentials';
 
@@ -133,13 +134,16 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	const gate = gateOf(this, credentialType, credentials, service.origin);
 	const lane = laneOf(this);
 	const kind = `${req.method} ${req.path}`;
+	// What the platform did with this item, for the error of a run that stops (stoppedRun.ts).
+	const effects = itemEffectsOf(this);
 	const observe = (event: AttemptEvent) => {
 		gate.pacer.observe(event, kind);
+		effects?.note(req.itemIndex, event, write);
 		req.observe?.(event);
 	};
 	await gate.acquire(lane, req.itemIndex);
 	try {
-		return await attempts.call(this, req, { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate });
+		return await attempts.call(this, req, { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate, lane });
 	} finally {
 		gate.release(lane);
 	}
@@ -157,15 +161,18 @@ interface Prepared {
 	reuse: object;
 	observe: (event: AttemptEvent) => void;
 	gate: Gate;
+	lane: Lane;
 }
 
 /** The attempts of one request (at most Max Retries + 1), its redirects within the origin, and its answer read. */
 async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise<IDataObject> {
-	const { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate } = p;
+	const { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate, lane } = p;
 	let url = `${service.base}${path}`;
 	let qs = req.qs;
 	let redirects = 0;
 	for (let attempt = 0; ; ) {
+		// A stop is a stop: no attempt of a later item once its run failed (a retry, a redirect followed).
+		lane.check(req.itemIndex);
 		let response: { body: unknown; headers?: Record<string, unknown>; statusCode: number };
 		const deadline = AbortSignal.timeout(settings.timeout);
 		const sentAt = Date.now();
@@ -219,8 +226,7 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 				const wait = backoffMs(attempt);
 				observe({ code: failure.code, ms: Date.now() - sentAt, retryInMs: wait });
 				attempt++;
-				await sleep(wait);
-				await gate.again();
+				await gate.again(lane, req.itemIndex, wait);
 				continue;
 			}
 			observe({ code: failure.code, ms: Date.now() - sentAt });
@@ -262,8 +268,7 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 			const wait = asked ?? backoffMs(attempt);
 			observe({ status, ms: Date.now() - sentAt, retryInMs: wait, retryAfter: asked !== undefined });
 			attempt++;
-			await sleep(wait);
-			await gate.again();
+			await gate.again(lane, req.itemIndex, wait);
 			continue;
 		}
 		observe({ status, ms: Date.now() - sentAt });

@@ -93,6 +93,8 @@ export const PACKAGE_DIR = path.resolve(__dirname, '../../..');
 export const PACKAGE_NAME = 'n8n-nodes-sales-payments';
 export const ACTION_TYPE = `${PACKAGE_NAME}.salesPayments`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.salesPaymentsTrigger`;
+/** The action node as an AI agent's tool: the type n8n registers for it (see asAiTool). */
+export const TOOL_TYPE = `${ACTION_TYPE}Tool`;
 
 export interface LoadedPackage {
 	nodeTypes: INodeTypes;
@@ -117,7 +119,11 @@ async function loadFrom(dir: string): Promise<LoadedPackage> {
 	const loader = new PackageDirectoryLoader(dir);
 	await loader.loadAll();
 	const nodes: Record<string, INodeType | IVersionedNodeType> = {};
-	for (const [name, { type }] of Object.entries(loader.nodeTypes)) nodes[`${PACKAGE_NAME}.${name}`] = type;
+	for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
+		nodes[`${PACKAGE_NAME}.${name}`] = type;
+		// As n8n registers a node with usableAsTool a second time, as an AI agent's tool.
+		if (!('nodeVersions' in type) && type.description.usableAsTool) nodes[`${PACKAGE_NAME}.${name}Tool`] = asAiTool(type);
+	}
 	const credentialTypes: Record<string, ICredentialType> = {};
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes[name] = type;
 	const nodeTypes: INodeTypes = {
@@ -130,6 +136,45 @@ async function loadFrom(dir: string): Promise<LoadedPackage> {
 		getKnownTypes: () => ({}),
 	};
 	return { nodeTypes, credentialTypes };
+}
+
+/**
+ * The node as n8n makes a tool of it (n8n 2.8.4 `tool-generation/ai-tools.js` convertNodeToAiTool,
+ * the same in 1.123.81 and 2.41.1): the same node with its description copied under the name plus
+ * `Tool`, no main input, the `ai_tool` output, and the Tool Description fields. A workflow node of
+ * this type runs it as an AI Agent (v3) does: through WorkflowExecute, its input on `main`.
+ */
+function asAiTool(type: INodeType): INodeType {
+	const description = JSON.parse(JSON.stringify(type.description)) as INodeType['description'];
+	description.name += 'Tool';
+	description.displayName += ' Tool';
+	description.inputs = [];
+	description.outputs = ['ai_tool' as never];
+	delete description.usableAsTool;
+	description.properties = [
+		{
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+				{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: type.description.description,
+			required: true,
+			typeOptions: { rows: 2 },
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		},
+		...description.properties,
+	];
+	return Object.create(type, { description: { value: description } }) as INodeType;
 }
 
 /** Credential values by type, as a user would have saved them. */

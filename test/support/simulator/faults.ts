@@ -1,7 +1,7 @@
 /**
  * Fault injection: latency, statuses (429 with Retry-After, 500, 503 ...), dropped connections,
  * malformed or unexpected bodies, redirects and answers trickled byte by byte, on chosen request
- * numbers or with a seeded probability. Redirects and trickles are the hostile platform's tools:
+ * numbers, on requests whose path or body matches (one item among many), or with a seeded probability. Redirects and trickles are the hostile platform's tools:
  * a redirect to another origin must never carry the keys along, a trickled answer must not
  * outlive the request's deadline.
  */
@@ -24,6 +24,8 @@ export interface FaultRule {
 	/** Only requests whose method/path match count (path: substring or RegExp source). */
 	method?: string;
 	path?: string;
+	/** Only requests whose body, as JSON text, matches count (substring or RegExp source): one item among many to the same path. */
+	bodyMatches?: string;
 	/** Apply on these request numbers among matching requests (1-based). */
 	nth?: number[];
 	/** Apply on every Nth matching request. */
@@ -64,7 +66,7 @@ export interface FaultState extends FaultRule {
 	applied: number;
 }
 
-/** Whether a rule's `path` matches: a substring, or a regular expression source. */
+/** Whether a rule's `path` (or `bodyMatches`) matches: a substring, or a regular expression source. */
 export function pathMatches(pattern: string, path: string): boolean {
 	if (path.includes(pattern)) return true;
 	try {
@@ -113,12 +115,14 @@ export class Faults {
 	 * rule (the first that hits), since a request can be answered only once. Every matching rule
 	 * counts the request in `seen`; only rules that fire count in `applied` and `counts`.
 	 */
-	pick(method: string, path: string): FaultRule[] {
+	pick(method: string, path: string, body?: unknown): FaultRule[] {
 		const fired: FaultRule[] = [];
 		let answered = false;
+		const bodyText = body === undefined ? '' : JSON.stringify(body);
 		for (const rule of this.rules) {
 			if (rule.method && rule.method.toUpperCase() !== method) continue;
 			if (rule.path && !pathMatches(rule.path, path)) continue;
+			if (rule.bodyMatches !== undefined && !pathMatches(rule.bodyMatches, bodyText)) continue;
 			rule.seen++;
 			if (rule.times !== undefined && rule.applied >= rule.times) continue;
 			if (rule.kind !== 'latency' && answered) continue;

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
@@ -11,6 +12,9 @@ const filterFields = [
 	field.text('status', 'Status', 'Only commissions in this status, as the platform names it', 'e.g. released'),
 ];
 
+/** What an agent reads of a commission (Simplify). */
+export const COMMISSION_FOR_MODEL: ModelRecord = ['id', 'orderId', 'status', 'valueInCents', 'commissionedName', 'role', 'productName', 'createdAt', 'releaseAt'];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -22,6 +26,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		const qs = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, qs, filterFields, [['initialDate', 'endDate']]);
-		return await listAll.call(this, i, { ...ENDPOINTS.commission.list, qs });
+		return await listAll.call(this, i, { ...ENDPOINTS.commission.list, qs }, COMMISSION_FOR_MODEL);
 	},
 };

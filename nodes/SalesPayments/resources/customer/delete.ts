@@ -7,8 +7,8 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const deleteCustomer: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
-	action: 'Delete a customer',
-	description: 'Remove a customer permanently',
+	action: 'Delete a customer permanently (cannot be undone)',
+	description: 'Remove a customer permanently. Cannot be undone.',
 	recordKey: 'customerId',
 	properties: [customerLocator('The customer to remove')],
 	async execute(i) {

@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
@@ -21,6 +22,9 @@ const filterFields = [
 	field.date('updatedBefore', 'Updated Before', 'Only customers updated at or before this moment'),
 ];
 
+/** What an agent reads of a customer (Simplify). */
+export const CUSTOMER_FOR_MODEL: ModelRecord = ['id', 'name', 'email', 'createdAt'];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -32,6 +36,6 @@ export const getMany: OperationDef = {
 		const filters = readFilters.call(this, i, filterFields);
 		checkRanges.call(this, i, filters, filterFields, CREATED_UPDATED_RANGES);
 		const qs = toQuery(filters, { email: 'email', documentNumber: 'documentNumber', ...CREATED_UPDATED_QUERY_KEYS });
-		return await listAll.call(this, i, { ...ENDPOINTS.customer.list, qs });
+		return await listAll.call(this, i, { ...ENDPOINTS.customer.list, qs }, CUSTOMER_FOR_MODEL);
 	},
 };

@@ -4,7 +4,7 @@ import { readContactGroups } from '../../fields/contact';
 import { notFound } from '../../transport/errors';
 import type { RecordId } from '../../fields/recordRequest';
 import { mergeBody } from '../../transport/records';
-import { checkEmail, optionalText, parseJsonObject } from '../../fields/validation';
+import { checkEmail, parseJsonObject, readText } from '../../fields/validation';
 
 /**
  * The customer body from a collection's value (plus Name/Email read by the caller): the buyer
@@ -13,7 +13,7 @@ import { checkEmail, optionalText, parseJsonObject } from '../../fields/validati
 export function readCustomerBody(this: IExecuteFunctions, fields: IDataObject, i: number): IDataObject {
 	const extra = parseJsonObject.call(this, fields.extraFields, i, 'Extra Fields (JSON)');
 	const base: IDataObject = {};
-	const name = optionalText(fields.name);
+	const name = readText(this, fields.name, 'Name', i);
 	if (name !== undefined) base.name = name;
 	if (fields.email !== undefined && fields.email !== '') base.email = checkEmail.call(this, fields.email, i, 'Email');
 	Object.assign(base, readContactGroups.call(this, fields, i));

@@ -6,9 +6,9 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const refreshToken: OperationDef = {
 	value: 'refreshToken',
 	name: 'Refresh Token',
-	action: 'Refresh the token pair',
+	action: 'Refresh the token pair (the old pair stops working; cannot be undone)',
 	description:
-		'Exchange an access token (it may have expired) and its refresh token for a new pair, returned in newTokens. The old pair stops working.',
+		'Exchange an access token (it may have expired) and its refresh token for a new pair, returned in newTokens. The old pair stops working: cannot be undone.',
 	properties: [
 		{
 			...accessTokenField,

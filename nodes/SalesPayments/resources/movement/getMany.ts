@@ -2,6 +2,7 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { fieldError } from '../../transport/errors';
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { apiRequest } from '../../transport/transport';
 import { listAll, listPropertiesWith, LIST_OUTPUTS } from '../../lists/lists';
@@ -32,6 +33,9 @@ const summaryOutput: INodePropertyOptions = {
 	description: 'One item with the number of matching movements and their total value in cents',
 };
 
+/** What an agent reads of a movement (Simplify): the description says what the subject and origin say. */
+export const MOVEMENT_FOR_MODEL: ModelRecord = ['id', 'type', 'valueInCents', 'description', 'referenceId', 'createdAt'];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -61,9 +65,6 @@ export const getMany: OperationDef = {
 			const summary: IDataObject = { count: data.count ?? null, totalValue: data.totalValue ?? null };
 			return summary;
 		}
-		return await listAll.call(this, i, {
-			...ENDPOINTS.movement.filter,
-			body,
-		});
+		return await listAll.call(this, i, { ...ENDPOINTS.movement.filter, body }, MOVEMENT_FOR_MODEL);
 	},
 };

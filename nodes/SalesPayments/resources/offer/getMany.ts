@@ -1,9 +1,13 @@
 import { productLocator } from '../../fields/locators';
 import { listAll, listProperties } from '../../lists/lists';
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { requireId } from '../../fields/validation';
 import { ENDPOINTS } from '../../transport/endpoints';
+
+/** What an agent reads of an offer (Simplify). */
+export const OFFER_FOR_MODEL: ModelRecord = ['id', 'name', 'status', 'valueInCents', 'paymentMethods', 'maxInstallments'];
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -18,6 +22,6 @@ export const getMany: OperationDef = {
 		return await listAll.call(this, i, {
 			...ENDPOINTS.offer.listByProduct,
 			pathParams: { id: { value: productId, label: 'Product' } },
-		});
+		}, OFFER_FOR_MODEL);
 	},
 };

@@ -14,8 +14,9 @@ import {
 	checkInteger,
 	checkNumber,
 	compact,
-	optionalText as text,
+	isLocator,
 	parseJsonObject,
+	readText,
 	requireString,
 } from '../../fields/validation';
 import { createChargeProperties, NON_CARD_METHODS } from './createCharge.description';
@@ -28,7 +29,7 @@ import { ENDPOINTS } from '../../transport/endpoints';
  */
 function itemPaymentLink(ctx: IExecuteFunctions, i: number, index: number, label: string): string | undefined {
 	const raw = ctx.getNodeParameter(`items.item[${index}].paymentLinkId`, i, '', { extractValue: true }) as unknown;
-	const value = text(raw !== null && typeof raw === 'object' ? (raw as { value?: unknown }).value : raw);
+	const value = readText(ctx, isLocator(raw) ? raw.value : raw, `${label}: Payment Link`, i);
 	return value === undefined ? undefined : checkId(ctx, value, `${label}: Payment Link`, i);
 }
 
@@ -39,21 +40,22 @@ function readItems(ctx: IExecuteFunctions, i: number): IDataObject[] {
 	if (!entries.length) fieldError(ctx, 'Items: add at least one item', i);
 	return entries.map((entry, n) => {
 		const label = `Items ${n + 1}`;
-		const name = text(entry.name);
+		const text = (value: unknown, field: string) => readText(ctx, value, `${label}: ${field}`, i);
+		const name = text(entry.name, 'Name');
 		if (!name) fieldError(ctx, `${label}: Name is required`, i);
 		const index = Array.isArray(raw) ? raw.indexOf(entry) : n;
 		const item: IDataObject = {
 			name,
 			quantity: checkInteger.call(ctx, entry.quantity ?? 1, i, `${label}: Quantity`, 1),
 			priceInCents: checkCents.call(ctx, entry.priceInCents, i, `${label}: Price in Cents`),
-			externalReferenceId: text(entry.externalReferenceId),
-			description: text(entry.description),
-			imageReference: text(entry.imageReference),
+			externalReferenceId: text(entry.externalReferenceId, 'External Reference ID'),
+			description: text(entry.description, 'Description'),
+			imageReference: text(entry.imageReference, 'Image Reference'),
 			paymentLinkId: entry.paymentLinkId === undefined ? undefined : itemPaymentLink(ctx, i, index, label),
 		};
 		const participants = fixedList(entry.commissionedParticipants, 'participant').map((p, m) => {
 			const pLabel = `${label}: Commissioned Participants ${m + 1}`;
-			const commissionedId = text(p.commissionedId);
+			const commissionedId = readText(ctx, p.commissionedId, `${pLabel}: Commissioned ID`, i);
 			if (!commissionedId) fieldError(ctx, `${pLabel}: Commissioned ID is required`, i);
 			const participant: IDataObject = { commissionedId };
 			if (p.commissionedValueInCents !== undefined && p.commissionedValueInCents !== '') {
@@ -74,7 +76,8 @@ function readPayments(ctx: IExecuteFunctions, i: number): IDataObject[] {
 	if (!entries.length) fieldError(ctx, 'Payments: add at least one payment', i);
 	return entries.map((entry, n) => {
 		const label = `Payments ${n + 1}`;
-		const method = text(entry.method);
+		const text = (value: unknown, field: string) => readText(ctx, value, `${label}: ${field}`, i);
+		const method = text(entry.method, 'Method');
 		if (!method) fieldError(ctx, `${label}: Method is required`, i);
 		const payment: IDataObject = {
 			method,
@@ -84,22 +87,22 @@ function readPayments(ctx: IExecuteFunctions, i: number): IDataObject[] {
 		// The card is hidden for methods that never use one; one stored with them is not sent.
 		const card = NON_CARD_METHODS.includes(method) ? {} : fixedValues(entry.creditCard);
 		if (Object.keys(card).length) {
-			const token = text(card.token);
+			const token = text(card.token, 'Card Token');
 			if (!token) fieldError(ctx, `${label}: Card Token is required when a card is given`, i);
 			const month = checkInteger.call(ctx, card.expiresAtMonth, i, `${label}: Card Expires At Month`, 1);
 			if (month > 12) fieldError(ctx, `${label}: Card Expires At Month must be from 1 to 12 (got ${month})`, i);
-			const last4 = text(card.last4Numbers);
+			const last4 = text(card.last4Numbers, 'Card Last 4 Numbers');
 			if (last4 !== undefined && !/^\d{4}$/.test(last4)) {
 				fieldError(ctx, `${label}: Card Last 4 Numbers must be exactly four digits`, i);
 			}
 			// The spec's field is `creditCard`, whatever the card method.
 			payment.creditCard = compact({
 				token,
-				flag: text(card.flag),
+				flag: text(card.flag, 'Card Flag'),
 				last4Numbers: last4,
 				expiresAtMonth: month,
 				expiresAtYear: checkInteger.call(ctx, card.expiresAtYear, i, `${label}: Card Expires At Year`, 2000),
-				holderName: text(card.holderName),
+				holderName: text(card.holderName, 'Card Holder Name'),
 			});
 		}
 		return payment;
@@ -116,9 +119,9 @@ function explainCharge(error: { statusCode: number; message: string }): string |
 export const createCharge: OperationDef = {
 	value: 'createCharge',
 	name: 'Create Charge',
-	action: 'Charge a buyer (creates a real order and collects payment)',
+	action: 'Charge a buyer for real (creates a real order and collects payment)',
 	description:
-		'Charge the buyer: creates an order and collects payment. Not a simulation. Never retried automatically.',
+		'Charge the buyer for real: creates an order and collects payment. Not a simulation. Never retried automatically.',
 	recordKey: NO_RECORD,
 	properties: createChargeProperties,
 	async execute(i) {
@@ -129,7 +132,7 @@ export const createCharge: OperationDef = {
 		const customerId =
 			details.customerId === undefined
 				? undefined
-				: text(this.getNodeParameter('buyerDetails.customerId', i, '', { extractValue: true }));
+				: readText(this, this.getNodeParameter('buyerDetails.customerId', i, '', { extractValue: true }), 'Customer', i);
 		if (customerId !== undefined) checkId(this, customerId, 'Customer', i);
 		const buyer: IDataObject = {
 			...(customerId ? { customerId } : {}),
@@ -140,7 +143,7 @@ export const createCharge: OperationDef = {
 		const items = readItems(this, i);
 		const payments = readPayments(this, i);
 		const metadata = fixedList(this.getNodeParameter('metadata', i, {}), 'entry').map((e, n) => {
-			const key = text(e.key);
+			const key = readText(this, e.key, `Metadata ${n + 1}: Key`, i);
 			if (!key) fieldError(this, `Metadata ${n + 1}: Key is required`, i);
 			return { key, value: e.value === undefined || e.value === null ? '' : String(e.value) };
 		});

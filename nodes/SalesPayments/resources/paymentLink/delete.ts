@@ -8,8 +8,8 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const deletePaymentLink: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
-	action: 'Delete a payment link',
-	description: 'Delete a payment link permanently',
+	action: 'Delete a payment link permanently (cannot be undone)',
+	description: 'Delete a payment link permanently. Cannot be undone.',
 	recordKey: 'paymentLinkId',
 	properties: [paymentLinkLocator('The payment link to delete')],
 	async execute(i) {

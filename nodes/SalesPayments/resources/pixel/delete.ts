@@ -8,8 +8,8 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const deletePixel: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
-	action: 'Delete a pixel',
-	description: 'Delete a tracking pixel permanently',
+	action: 'Delete a pixel permanently (cannot be undone)',
+	description: 'Delete a tracking pixel permanently. Cannot be undone.',
 	recordKey: 'pixelId',
 	properties: [pixelLocator('The pixel to delete')],
 	async execute(i) {

@@ -1,7 +1,11 @@
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { ENDPOINTS } from '../../transport/endpoints';
+
+/** What an agent reads of a pixel (Simplify). */
+export const PIXEL_FOR_MODEL: ModelRecord = ['id', 'name', 'platform', 'pixelId'];
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -13,6 +17,6 @@ export const getMany: OperationDef = {
 	async execute(i) {
 		// Query and answer not shown: paged like the other lists; records read from `docs`,
 		// `pixels` or the first list in the answer.
-		return await listAll.call(this, i, ENDPOINTS.pixel.list);
+		return await listAll.call(this, i, ENDPOINTS.pixel.list, PIXEL_FOR_MODEL);
 	},
 };

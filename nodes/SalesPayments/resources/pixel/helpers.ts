@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { notFound } from '../../transport/errors';
 import type { RecordId } from '../../fields/recordRequest';
 import { mergeBody } from '../../transport/records';
-import { checkOneOf, optionalText, parseJsonObject } from '../../fields/validation';
+import { checkOneOf, parseJsonObject, readText } from '../../fields/validation';
 
 export const PLATFORMS = ['google', 'meta'] as const;
 
@@ -12,9 +12,9 @@ export function readPixelBody(this: IExecuteFunctions, values: IDataObject, i: n
 	const extra = parseJsonObject.call(this, values.extraFields, i, 'Extra Fields (JSON)');
 	const body: IDataObject = {};
 	if (values.platform !== undefined) body.platform = checkOneOf.call(this, values.platform, PLATFORMS, i, 'Platform');
-	const name = optionalText(values.name);
+	const name = readText(this, values.name, 'Name', i);
 	if (name !== undefined) body.name = name;
-	const pixelId = optionalText(values.platformPixelId);
+	const pixelId = readText(this, values.platformPixelId, 'Platform Pixel ID', i);
 	if (pixelId !== undefined) body.pixelId = pixelId;
 	return mergeBody(extra, body);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { field } from '../../fields/fields';
@@ -26,6 +27,9 @@ function range(startsAt: unknown, endsAt: unknown): IDataObject | undefined {
 	return Object.keys(out).length ? out : undefined;
 }
 
+/** What an agent reads of a product (Simplify). */
+export const PRODUCT_FOR_MODEL: ModelRecord = ['id', 'name', 'type', 'status', 'priceInCents', 'createdAt'];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -48,6 +52,6 @@ export const getMany: OperationDef = {
 		if (createdAt) body.createdAt = createdAt;
 		const updatedAt = range(f.updatedAfter, f.updatedBefore);
 		if (updatedAt) body.updatedAt = updatedAt;
-		return await listAll.call(this, i, { ...ENDPOINTS.product.filter, body });
+		return await listAll.call(this, i, { ...ENDPOINTS.product.filter, body }, PRODUCT_FOR_MODEL);
 	},
 };

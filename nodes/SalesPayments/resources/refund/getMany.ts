@@ -1,7 +1,8 @@
 import type { OperationDef } from '../../fields/types';
 import { NO_RECORD } from '../../fields/types';
-import { listAll, listProperties } from '../../lists/lists';
-import { pick, simplifyField } from '../../fields/simplify';
+import { listAll, listPropertiesWith } from '../../lists/lists';
+import type { ModelRecord } from '../../fields/simplify';
+import { pick } from '../../fields/simplify';
 import { field } from '../../fields/fields';
 import {
 	checkRanges,
@@ -29,6 +30,9 @@ export const REFUND_SIMPLE_FIELDS = [
 	'updatedAt',
 ] as const;
 
+/** What an agent reads of a refund request (Simplify). */
+export const REFUND_FOR_MODEL: ModelRecord = ['id', 'orderId', 'status', 'valueInCents', 'buyerEmail', 'productName', 'motive', 'requestAt'];
+
 const filterFields = [
 	field.date('createdAfter', 'Created After', 'Only refund requests created at or after this moment'),
 	field.date('createdBefore', 'Created Before', 'Only refund requests created at or before this moment'),
@@ -54,8 +58,7 @@ export const getMany: OperationDef = {
 	description: 'List the refund requests (order revert requests) of the business',
 	recordKey: NO_RECORD,
 	properties: [
-		...listProperties,
-		simplifyField,
+		...listPropertiesWith([], 'always'),
 		filterCollection(filterFields),
 		filterCollection(optionFields, 'options', 'Options', 'Add option'),
 	],
@@ -69,6 +72,7 @@ export const getMany: OperationDef = {
 			this,
 			i,
 			{ ...ENDPOINTS.refund.list, qs },
+			REFUND_FOR_MODEL,
 			simplify ? (r) => pick(r, REFUND_SIMPLE_FIELDS) : undefined,
 		);
 	},

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
 import { NO_RECORD } from '../../fields/types';
-import { simplifyField } from '../../fields/simplify';
+import type { ModelRecord } from '../../fields/simplify';
 import { field } from '../../fields/fields';
 import { sortDirectionField, sortedFilterList } from '../../lists/filters';
 import { SUBSCRIPTION_PAYMENT_METHOD_OPTIONS, SUBSCRIPTION_STATUS_OPTIONS } from '../../fields/values';
@@ -51,6 +51,19 @@ const sortFields = [
 	sortDirectionField(),
 ];
 
+/** What an agent reads of a subscription (Simplify): the customer's email and the product lifted to the top. */
+export const SUBSCRIPTION_FOR_MODEL: ModelRecord = [
+	'id',
+	'name',
+	'status',
+	['customerEmail', 'customer.email'],
+	['productName', 'orderItem.product.name'],
+	'recurrenceValueInCents',
+	'periodicity',
+	'nextPayment',
+	'createdAt',
+];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -58,10 +71,10 @@ export const getMany: OperationDef = {
 	amounts: true,
 	description: 'Filter the subscriptions of the business',
 	recordKey: NO_RECORD,
-	properties: sortedFilterList.properties(filterFields, sortFields, [simplifyField]),
+	properties: sortedFilterList.properties(filterFields, sortFields, 'always'),
 	async execute(i) {
 		const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 		const shape = simplify ? (r: IDataObject) => simplifySubscription(r) : undefined;
-		return await sortedFilterList.records.call(this, i, ENDPOINTS.subscription.filter, filterFields, sortFields, shape);
+		return await sortedFilterList.records.call(this, i, ENDPOINTS.subscription.filter, filterFields, sortFields, SUBSCRIPTION_FOR_MODEL, shape);
 	},
 };

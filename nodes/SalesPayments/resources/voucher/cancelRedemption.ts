@@ -7,9 +7,9 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const cancelRedemption: OperationDef = {
 	value: 'cancelRedemption',
 	name: 'Cancel Redemption',
-	action: 'Cancel a voucher redemption (within 15 minutes of it)',
+	action: 'Cancel a voucher redemption for real (the voucher becomes usable again; only within 15 minutes of it)',
 	description:
-		'Undo a redemption made by mistake, making the voucher usable again. The platform allows it only within 15 minutes after the redemption.',
+		'Undo a redemption made by mistake, for real: the voucher becomes usable again. The platform allows it only within 15 minutes after the redemption.',
 	recordKey: 'voucherId',
 	properties: [
 		noticeField(

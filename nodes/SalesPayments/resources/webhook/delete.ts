@@ -6,8 +6,8 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const deleteWebhook: OperationDef = {
 	value: 'delete',
 	name: 'Delete',
-	action: 'Delete a webhook',
-	description: 'Remove a webhook permanently; all future deliveries stop',
+	action: 'Delete a webhook permanently (cannot be undone)',
+	description: 'Remove a webhook permanently; all future deliveries stop. Cannot be undone.',
 	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {

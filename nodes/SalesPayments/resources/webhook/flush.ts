@@ -6,8 +6,8 @@ import { ENDPOINTS } from '../../transport/endpoints';
 export const flush: OperationDef = {
 	value: 'flush',
 	name: 'Flush Queue',
-	action: 'Flush the queue of a webhook',
-	description: 'Discard every pending (failed) notification of a webhook',
+	action: 'Flush the queue of a webhook (discards every pending notification; cannot be undone)',
+	description: 'Discard every pending (failed) notification of a webhook. Cannot be undone: they are never delivered.',
 	recordKey: 'webhookId',
 	properties: [webhookIdField],
 	async execute(i) {

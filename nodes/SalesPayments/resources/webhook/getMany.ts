@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { listAll, listProperties } from '../../lists/lists';
 import { businessIdOf } from '../../transport/credentials';
@@ -17,6 +18,9 @@ const filterFields = [
 	fieldOf('options', eventsProperty('Only webhooks subscribed to these events', false)),
 	field.option('status', 'Status', WEBHOOK_STATUS_OPTIONS, 'Only webhooks in this status'),
 ];
+
+/** What an agent reads of a webhook (Simplify): never its dispatchers, whose headers may hold a secret. */
+export const WEBHOOK_FOR_MODEL: ModelRecord = ['id', 'name', 'status', 'events', 'createdAt'];
 
 export const getMany: OperationDef = {
 	value: 'getMany',
@@ -37,6 +41,6 @@ export const getMany: OperationDef = {
 			...ENDPOINTS.webhook.list,
 			pathParams: { businessId: { value: businessId, label: 'Business ID' } },
 			qs,
-		});
+		}, WEBHOOK_FOR_MODEL);
 	},
 };

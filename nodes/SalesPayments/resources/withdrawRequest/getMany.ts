@@ -1,4 +1,5 @@
 import type { OperationDef } from '../../fields/types';
+import type { ModelRecord } from '../../fields/simplify';
 import { NO_RECORD } from '../../fields/types';
 import { field } from '../../fields/fields';
 import { sortDirectionField, sortedFilterList } from '../../lists/filters';
@@ -17,6 +18,9 @@ const sortFields = [
 	sortDirectionField(),
 ];
 
+/** What an agent reads of a withdraw request (Simplify). */
+export const WITHDRAW_REQUEST_FOR_MODEL: ModelRecord = ['id', 'status', 'valueInCents', 'feeInCents', 'netValueInCents', 'createdAt'];
+
 export const getMany: OperationDef = {
 	value: 'getMany',
 	name: 'Get Many',
@@ -26,6 +30,6 @@ export const getMany: OperationDef = {
 	recordKey: NO_RECORD,
 	properties: sortedFilterList.properties(filterFields, sortFields),
 	async execute(i) {
-		return await sortedFilterList.records.call(this, i, ENDPOINTS.withdrawRequest.filter, filterFields, sortFields);
+		return await sortedFilterList.records.call(this, i, ENDPOINTS.withdrawRequest.filter, filterFields, sortFields, WITHDRAW_REQUEST_FOR_MODEL);
 	},
 };
