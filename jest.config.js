@@ -3,6 +3,8 @@
 // A third, `queue`, runs n8n's scaling mode and has its own command (`npm run test:queue`).
 const common = {
 	preset: 'ts-jest',
+	// Not under the temporary folder: `npm test` runs with one of its own, removed at the end (scripts/with-temp.js).
+	cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 	// jest's node environment, which also stops what a test file left running (test/support/teardown.ts).
 	testEnvironment: '<rootDir>/test/support/jest-environment.ts',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
@@ -23,7 +25,13 @@ module.exports = {
 			setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/support/quiet-console.ts'],
 		},
 		// Its global setup installs n8n 2.8.4 (and Chromium for the editor test) once, with progress lines.
-		{ ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], globalSetup: '<rootDir>/test/e2e/global-setup.ts' },
+		{
+			...common,
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+			globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',
+		},
 		// n8n in queue mode (Postgres, Redis, main, webhook processes, workers): `npm run test:queue`.
 		{ ...common, displayName: 'queue', testMatch: ['<rootDir>/test/queue/**/*.test.ts'], globalSetup: '<rootDir>/test/queue/global-setup.ts' },
 	],

@@ -5,6 +5,8 @@ const { spawn } = require('node:child_process');
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
+const { npmProgress } = require('./npm-progress');
+
 const root = path.resolve(__dirname, '..');
 const needed = ['typescript', 'jest', 'tsx', 'n8n-core', 'n8n-workflow', 'gulp', 'playwright-core', 'jest-environment-node'];
 const missing = needed.filter((name) => !existsSync(path.join(root, 'node_modules', name, 'package.json')));
@@ -32,29 +34,22 @@ if (missing.length) {
 	process.stdout.write(`[npm ci] installing the project's dependencies (missing: ${missing.join(', ')}; about ${total} packages)...\n`);
 	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 	const child = spawn(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=http'], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
-	let manifests = 0;
-	// A tarball downloaded shows twice (`fetch GET ... .tgz`, then `cache ... .tgz`): count it once.
-	const tarballs = new Set();
+	const progress = npmProgress();
 	let partial = '';
 	child.stderr.on('data', (chunk) => {
 		const lines = (partial + chunk.toString()).split('\n');
 		partial = lines.pop();
 		for (const line of lines) {
+			progress.line(line);
 			if (!line.startsWith('npm http ')) process.stderr.write(`${line}\n`);
-			else if (/\.tgz\b/.test(line)) tarballs.add(/(https?:\/\/\S+?\.tgz)\b/.exec(line)?.[1] ?? line);
-			else manifests++;
 		}
 	});
-	const timer = setInterval(() => {
-		const what = tarballs.size
-			? `fetching and unpacking packages: ${tarballs.size} of about ${total}`
-			: `reading package manifests: ${manifests}`;
-		process.stdout.write(`[npm ci] ${what}, ${seconds(Date.now() - started)}\n`);
-	}, 5000);
+	const timer = setInterval(() => process.stdout.write(`[npm ci] ${progress.status()}, ${seconds(Date.now() - started)}\n`), 5000);
 	child.on('close', (code) => {
 		clearInterval(timer);
 		if (partial && !partial.startsWith('npm http ')) process.stderr.write(`${partial}\n`);
-		process.stdout.write(`[npm ci] ${code === 0 ? 'done' : `failed (exit code ${code})`} in ${seconds(Date.now() - started)}\n`);
+		const result = code === 0 ? `done in ${seconds(Date.now() - started)}: ${progress.summary()}` : `failed (exit code ${code}) after ${seconds(Date.now() - started)}`;
+		process.stdout.write(`[npm ci] ${result}\n`);
 		process.exitCode = code === null ? 1 : code;
 	});
 }

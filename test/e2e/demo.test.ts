@@ -5,7 +5,7 @@
  * refuses forged deliveries, and deletes its webhook on deactivation (20 cycles leave none).
  * Then headless Chromium opens the editor and checks what a user sees of the nodes.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -26,8 +26,11 @@ const SECRET_HEADER = 'x-sp-webhook-secret';
 const SHOP_TRIGGER_WEBHOOK_ID = '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 
 let demo: Demo;
+/** Temporary folders the demo's start made and left (the tarball it packed is to be gone once unpacked). */
+let leftByStart: string[] = [];
 
 beforeAll(async () => {
+	const before = new Set(readdirSync(os.tmpdir()));
 	demo = await startDemo({
 		port: 0,
 		simulatorPort: 0,
@@ -36,6 +39,7 @@ beforeAll(async () => {
 		skipBuild: true,
 		log: () => undefined,
 	});
+	leftByStart = readdirSync(os.tmpdir()).filter((name) => !before.has(name) && !name.startsWith('sp-demo-test-'));
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
@@ -47,6 +51,10 @@ function simWebhooks(): Promise<Array<Record<string, unknown>>> {
 }
 
 describe('demo in a real n8n 2.8.4', () => {
+	it('leaves no packed tarball in the temporary folder once started (the rest goes with `npm run demo`\'s own folder: temp-cleanup.test.ts)', () => {
+		expect(leftByStart.filter((name) => name.startsWith('sp-pack-'))).toEqual([]);
+	});
+
 	const productionUrl = () => `${demo.n8n.baseUrl}/webhook/${SHOP_TRIGGER_WEBHOOK_ID}/webhook`;
 
 	it('activating the trigger registered one webhook: business, node URL, event, 32-byte secret', async () => {
@@ -425,9 +433,12 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk
 			const count = await waitFor('the exported record count', async () => (await page.locator('[data-test-id=ndv]').innerText()).match(/"records":\s*(\d+)/)?.[1]);
 			expect(Number(count)).toBeGreaterThanOrEqual(3000);
 			expect(filters).toContain('Add Decimal Amounts');
-			// Shown for a file output only (Output follows the Settings' format: an expression).
+			// Output is fixed to Excel: the file's fields and only Excel's options (the CSV variant is another node, disabled).
+			expect(await page.locator('[data-test-id=parameter-input-output] input').first().inputValue()).toBe('Excel File (.xlsx)');
 			expect(filters).toContain('Put Output File in Field');
 			expect(filters).toContain('Columns');
+			expect(filters).toContain('Sheet Name');
+			for (const csvOnly of ['Delimiter', 'Add Byte Order Mark', 'Decimal Separator']) expect(filters).not.toContain(csvOnly);
 			await shot('editor-finance-movements.png');
 			await closeNode();
 		}, 180_000);

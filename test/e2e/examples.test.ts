@@ -18,15 +18,16 @@ import {
 	EXAMPLE_MONTH,
 	EXAMPLE_MONTH_UTC,
 	EXAMPLES_DIR,
+	FINANCE_CSV_NODE,
+	financeAsCsv,
 	REFUNDS_WORKFLOW_ID,
 	SAMPLE_VOUCHER_CODE,
 	seedDemoData,
-	setSetting,
 	SHOP_WORKFLOW_ID,
 } from '../support/demo';
 import { excelProblems } from '../support/helpers/ooxml';
 import { readXlsx } from '../support/helpers/xlsx';
-import { calcSheetsAsFods, sofficeForTests } from '../support/libreoffice';
+import { calcRendered, calcSheetsAsFods, pdftotextForTests, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { DEFAULT_OWNER, nodeOutput, sleep, waitFor } from '../support/n8n-process';
 import type { E2eContext } from './setup';
@@ -116,16 +117,19 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		});
 		expect(exported.json).not.toHaveProperty('fileNameNote');
 		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.xlsx', fileExtension: 'xlsx', mimeType: XLSX_MIME });
-		// Return All at 250 per page, 4 requests at a time: every page once, in the month's range in São Paulo (UTC-3).
-		const pages = ctx.sim.requestsTo('POST', '/movement/filter');
+		// Oldest First at 250 per page: the month read in date windows within its range in São Paulo (UTC-3),
+		// about twice the pages of As Listed, and one request of one record for the month's figures.
+		const requests = ctx.sim.requestsTo('POST', '/movement/filter');
 		const needed = Math.ceil(expected / 250);
-		expect(pages.length).toBeGreaterThanOrEqual(needed);
-		expect(pages.length).toBeLessThanOrEqual(needed + 4);
-		expect(new Set(pages.map((r) => r.query.page)).size).toBe(pages.length);
-		for (const r of pages) {
-			expect(r.query.limit).toBe('250');
-			expect(r.body).toEqual({ initialDate: '2025-06-01T03:00:00.000Z', endDate: '2025-07-01T02:59:59.999Z' });
+		expect(requests.length).toBeGreaterThanOrEqual(needed);
+		expect(requests.length).toBeLessThanOrEqual(2 * needed + 4);
+		expect(exported.json.pages).toBe(requests.length);
+		for (const r of requests) {
+			expect(['250', '1']).toContain(r.query.limit);
+			const { initialDate, endDate } = r.body as { initialDate: string; endDate: string };
+			expect(initialDate >= '2025-06-01T03:00:00.000Z' && endDate <= '2025-07-01T02:59:59.999Z' && initialDate <= endDate).toBe(true);
 		}
+		expect(requests.filter((r) => r.query.limit === '1').map((r) => r.body)).toContainEqual({ initialDate: '2025-06-01T03:00:00.000Z', endDate: '2025-07-01T02:59:59.999Z' });
 		// It adds up: on to the folder check, which finds no folder.
 		expect(outputItems(run, 'Adds up?')).toHaveLength(1);
 		expect(run?.data.resultData.runData['Stop: the file does not add up']).toBeUndefined();
@@ -162,14 +166,13 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		expect(sheet.rows).toHaveLength(june.length + 1);
 	}, 300_000);
 
-	it('finance, format csv (the one switch): a ; CSV for Excel in Brazil, with a byte order mark, named .csv', async () => {
+	it('finance as CSV (the Excel node disabled, the CSV node enabled): a ; CSV for Excel in Brazil, with a byte order mark, named .csv', async () => {
 		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = csvDir;
 		const [finance] = demoExamples(ctx.sim, csvDir).filter((w) => w.id === 'spExampleFinance');
-		setSetting(finance, 'format', 'csv');
-		await ctx.n8n.importWorkflows([finance]);
+		await ctx.n8n.importWorkflows([financeAsCsv(finance)]);
 		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
 		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
-		const [exported] = outputItems(run, 'Every movement of the month');
+		const [exported] = outputItems(run, FINANCE_CSV_NODE);
 		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', fileExtension: 'csv', mimeType: 'text/csv' });
 		const text = readFileSync(path.join(csvDir, 'movements-2025-06.csv'), 'utf8');
 		expect(text.startsWith(`\uFEFF${HEADERS.join(';')}\r\n`)).toBe(true);
@@ -184,6 +187,9 @@ describe('the raw example files in real n8n 2.8.4', () => {
 			expect(rows[0].map((c) => c.value)).toEqual(HEADERS);
 			const body = rows.slice(1);
 			expect(body).toHaveLength(june.length);
+			// Oldest first: June 1 at the top.
+			const dates = body.map((row) => row[0].value);
+			expect(dates.every((d, k) => k === 0 || d >= dates[k - 1])).toBe(true);
 			const byId = new Map(june.map((m) => [String(m.id), m]));
 			for (const row of body) {
 				const movement = byId.get(row[7].value)!;
@@ -194,6 +200,20 @@ describe('the raw example files in real n8n 2.8.4', () => {
 				expect(row[4]).toEqual({ type: 'float', value: String(Number(movement.valueInCents) / 100) });
 				expect(row[1]).toEqual({ type: 'string', value: movement.type });
 			}
+		});
+
+		it('prints the finance .xlsx readable: no ### (every date and amount fits its column), the dates whole, oldest first', async () => {
+			const pdftotext = pdftotextForTests();
+			if (!pdftotext.path) throw new Error(`cannot read what Calc prints: ${pdftotext.reason}`);
+			const printed = await calcRendered(soffice.path!, pdftotext.path, path.join(filesDir, 'movements-2025-06.xlsx'));
+			const lines = printed.split('\n');
+			expect(lines.filter((line) => line.includes('###')).slice(0, 3)).toEqual([]);
+			// Whole date-times as the cells show them (yyyy-mm-dd hh:mm:ss), June's first ones first.
+			const dates = [...printed.matchAll(/\b2025-0[67]-\d\d \d\d:\d\d:\d\d\b/g)].map((m) => m[0]);
+			expect(dates.length).toBeGreaterThanOrEqual(juneMovements().length);
+			expect(dates[0].startsWith('2025-06-01')).toBe(true);
+			// Amounts with two decimals, never cut.
+			expect(printed).toMatch(/-?\d+\.\d\d\b/);
 		});
 
 		it('opens the ; CSV in pt-BR: the amounts numbers whose sum is the month\'s, the dates dates', async () => {
@@ -212,11 +232,12 @@ describe('the raw example files in real n8n 2.8.4', () => {
 		const stopDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-stop-'));
 		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = stopDir;
 		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, stopDir).filter((w) => w.id === 'spExampleFinance'));
-		// When page 3 is asked for, a movement of page 1 (already written) gets R$ 1,00 more: the sum no longer matches totalValue.
-		const first = [...juneMovements()].sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)))[0];
+		// When the month's figures are asked for (one record: every movement is written by then), the oldest
+		// movement gets R$ 1,00 more: the sum written no longer matches totalValue.
+		const first = [...juneMovements()].sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))[0];
 		let changed = false;
 		ctx.sim.onRequest = (request) => {
-			if (changed || request.path !== '/movement/filter' || request.query.page !== '3') return;
+			if (changed || request.path !== '/movement/filter' || request.query.limit !== '1') return;
 			changed = true;
 			first.valueInCents = Number(first.valueInCents) + 100;
 			// The simulator keeps its last answers by the collection's length and last id: a record of another business makes it look again.

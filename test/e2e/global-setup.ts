@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Global setup of the e2e layer (jest.config.js): the slow installs happen here, before any test
  * file runs, with progress lines on stderr: n8n 2.8.4 into the cache on first use, and Chromium for
@@ -8,9 +8,10 @@
 import path from 'node:path';
 
 import { ensureChromium } from '../support/chromium';
-import { ensureSoffice } from '../support/libreoffice';
+import { ensurePdftotext, ensureSoffice } from '../support/libreoffice';
 import { ensureN8n, REPO_DIR } from '../support/n8n-install';
-import { toStderr } from '../support/progress';
+import { step, toStderr } from '../support/progress';
+import { SEED_VARIABLE, seedUserFolder } from './setup';
 
 const EDITOR_TEST = path.join(REPO_DIR, 'test', 'e2e', 'demo.test.ts');
 /** The tests that open files with LibreOffice Calc. */
@@ -18,7 +19,14 @@ const CALC_TESTS = ['export-xlsx.test.ts', 'export-trust.test.ts', 'examples.tes
 
 export default async function globalSetup(globalConfig: { testPathPattern?: string }): Promise<void> {
 	await ensureN8n(toStderr);
+	// One n8n user folder with the package installed and the database made, copied by each file (setup.ts).
+	const seed = await step('e2e', 'packing the package and making an n8n user folder with it, which each test file copies', toStderr, seedUserFolder);
+	process.env[SEED_VARIABLE] = seed.userFolder;
 	const pattern = globalConfig.testPathPattern ?? '';
 	if (!pattern || new RegExp(pattern, 'i').test(EDITOR_TEST)) await ensureChromium(toStderr);
-	if (!pattern || CALC_TESTS.some((test) => new RegExp(pattern, 'i').test(test))) await ensureSoffice(toStderr);
+	if (!pattern || CALC_TESTS.some((test) => new RegExp(pattern, 'i').test(test))) {
+		await ensureSoffice(toStderr);
+		// The finance workbook as Calc prints it (examples.test.ts): poppler's pdftotext reads the PDF.
+		await ensurePdftotext(toStderr);
+	}
 }

@@ -63,6 +63,31 @@ function layoutPaths(text: string): string[] {
 	return out;
 }
 
+/** The lines of a Layout entry: its own line and those that continue its description (indented 20 or more). */
+function layoutEntry(text: string, name: string): string {
+	const section = text.slice(text.indexOf('## Layout'));
+	const lines = section.slice(section.indexOf('```') + 3, section.indexOf('```', section.indexOf('```') + 3)).split('\n');
+	const start = lines.findIndex((line) => line.trimStart().startsWith(`${name} `));
+	if (start < 0) return '';
+	let end = start + 1;
+	while (end < lines.length && lines[end].length - lines[end].trimStart().length >= 20) end++;
+	return lines.slice(start, end).join('\n');
+}
+
+/** The row of a command in DEVELOPING.md's "Commands: where their code is" table. */
+function commandRow(text: string, command: string): string {
+	const section = text.slice(text.indexOf('## Commands: where their code is'));
+	return section.split('\n').find((line) => line.startsWith(`| \`${command}\` |`)) ?? '';
+}
+
+/** The options `npm run bench` reads (main.ts: `option('--x')`, `args.includes('--x')`) and the parts `--part` takes. */
+function benchOptions(): { options: string[]; parts: string[] } {
+	const main = readFileSync('test/support/bench/main.ts', 'utf8');
+	const options = [...main.matchAll(/(?:option|args\.includes)\('(--[a-z-]+)'\)/g)].map((m) => m[1]);
+	const parts = /parts: [^\n]*as Array<([^>]+)>/.exec(main)?.[1].match(/'([a-z]+)'/g)?.map((p) => p.slice(1, -1)) ?? [];
+	return { options: [...new Set(options)].sort(), parts };
+}
+
 describe('the docs name only what exists', () => {
 	it.each(DOCS)('%s: every repository path it names exists', (doc) => {
 		const text = readFileSync(doc, 'utf8');
@@ -92,6 +117,23 @@ describe('the docs name only what exists', () => {
 		expect(paths.filter((p) => !existsSync(p))).toEqual([]);
 	});
 
+	it("DEVELOPING.md's bench entry names every file of test/support/bench/, read from the tree", () => {
+		const entry = layoutEntry(readFileSync('docs/DEVELOPING.md', 'utf8'), 'bench/');
+		const named = new Set([...entry.matchAll(/[\w-]+\.ts\b/g)].map((m) => m[0]));
+		const files = readdirSync('test/support/bench').filter((f) => f.endsWith('.ts'));
+		expect(files.length).toBeGreaterThan(10);
+		expect(files.filter((f) => !named.has(f))).toEqual([]);
+	});
+
+	it("DEVELOPING.md's npm run bench row names every option main.ts reads, and every part of --part", () => {
+		const row = commandRow(readFileSync('docs/DEVELOPING.md', 'utf8'), 'npm run bench');
+		const { options, parts } = benchOptions();
+		expect(options).toEqual(expect.arrayContaining(['--quick', '--only', '--part', '--rtt']));
+		expect(parts).toEqual(expect.arrayContaining(['lists', 'faults']));
+		expect(options.filter((o) => !row.includes(o))).toEqual([]);
+		expect(parts.filter((p) => !new RegExp(`\\b${p}\\b`).test(row.slice(row.indexOf('--part'))))).toEqual([]);
+	});
+
 	it('the checks catch what they are for', () => {
 		expect(exists('nodes/SalesPayments/paging/', true)).toBe(true);
 		expect(exists('test/in-process/export', true)).toBe(true);
@@ -100,5 +142,9 @@ describe('the docs name only what exists', () => {
 		expect(anchorOf('Adding an endpoint: one entry, one file and one line')).toBe('adding-an-endpoint-one-entry-one-file-and-one-line');
 		const tree = `## Layout\n\n\`\`\`\nnodes/\n  a/                  x\n    b.ts, c.ts        y\n                      more of y\n  d.ts\n\`\`\`\n`;
 		expect(layoutPaths(tree)).toEqual(['nodes/', 'nodes/a/', 'nodes/a/b.ts', 'nodes/a/c.ts', 'nodes/d.ts']);
+		expect(layoutEntry(tree, 'a/')).toBe('  a/                  x');
+		expect(layoutEntry(tree, 'b.ts,')).toBe('    b.ts, c.ts        y\n                      more of y');
+		const commands = '| `npm run x` | elsewhere |\n## Commands: where their code is\n| `npm run x` | a.ts (options: --y) |\n';
+		expect(commandRow(commands, 'npm run x')).toBe('| `npm run x` | a.ts (options: --y) |');
 	});
 });

@@ -93,6 +93,19 @@ export function setSetting(workflow: Workflow, field: string, value: string): vo
 	entry.value = value;
 }
 
+/** The finance example's two export nodes: the Excel file (enabled as shipped) and the CSV variant (disabled). */
+export const FINANCE_EXCEL_NODE = 'Every movement of the month';
+export const FINANCE_CSV_NODE = 'Every movement of the month, as CSV';
+
+/** The finance example switched to CSV as its sticky note says: the Excel node disabled, the CSV node enabled. */
+export function financeAsCsv(workflow: Workflow): Workflow {
+	for (const node of workflow.nodes as Array<{ name: string; disabled?: boolean }>) {
+		if (node.name === FINANCE_EXCEL_NODE) node.disabled = true;
+		if (node.name === FINANCE_CSV_NODE) delete node.disabled;
+	}
+	return workflow;
+}
+
 /** The example that tells the finance team about new refund requests (a polling trigger). */
 export const REFUNDS_WORKFLOW_ID = 'spExampleRefunds';
 
@@ -144,6 +157,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 	mkdirSync(n8n.userFolder, { recursive: true });
 	n8n.port = await portOr(options.port, 5678);
 	await n8n.installPackage(tgz);
+	// The tarball is unpacked: its temporary folder goes (a demo runs for hours).
+	rmSync(path.dirname(tgz), { recursive: true, force: true });
 	// The finance example writes files: allow exactly the demo's folder.
 	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
 	const identityUrl = `${sim.url}${IDENTITY_PREFIX}`;
@@ -234,7 +249,7 @@ export async function main() {
 
   Workflows:
     - Finance: export a month of movements to Excel or CSV   (Execute workflow: the export writes the
-      ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH} page by page into one file; it lands in ${demo.filesDir})
+      ${DEMO_MONTH_MOVEMENTS.toLocaleString('en-US')}+ movements of ${EXAMPLE_MONTH}, oldest first, into one Excel file; it lands in ${demo.filesDir})
     - Marketing: look up and redeem a voucher code  (Execute workflow redeems the sample code
       ${SAMPLE_VOUCHER_CODE}; a second run shows the "already redeemed" answer. Activated, it answers
       POST ${n8n.baseUrl}/webhook/redeem-voucher {"code": "..."})

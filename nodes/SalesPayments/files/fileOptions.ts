@@ -27,6 +27,7 @@ const TABLE_OUTPUTS: FileOutput[] = ['csvFile', 'xlsxFile'];
 const DECIMAL_SEPARATORS = ['auto', 'point', 'comma'] as const;
 const EXCEL_DATES = ['dateCells', 'isoText'] as const;
 const CSV_DATES = ['isoText', 'workflowZoneText'] as const;
+export const FILE_ORDERS = ['asListed', 'oldestFirst'] as const;
 
 export const fileOutputFields: INodeProperties[] = [
 	{
@@ -184,6 +185,22 @@ export const fileOutputFields: INodeProperties[] = [
 				displayOptions: { show: { '/output': ['csvFile'] } },
 			},
 			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'options',
+				options: [
+					{ name: 'As Listed', value: 'asListed', description: "The platform's order (newest first on most lists), read as fast as it answers" },
+					{
+						name: 'Oldest First',
+						value: 'oldestFirst',
+						description:
+							'By creation date, oldest first: the list is read in date ranges of one page each, about twice the requests, one at a time. Lists without a date filter (businesses, offers, payment links, pixels) refuse it.',
+					},
+				],
+				default: 'asListed',
+				description: 'The order of the rows in the file',
+			},
+			{
 				displayName: 'Sheet Name',
 				name: 'sheetName',
 				type: 'string',
@@ -215,6 +232,7 @@ export interface FileSettings {
 	dates?: DateCells;
 	/** File Options › Columns (CSV and Excel); unset: every field. */
 	columns?: ChosenColumn[];
+	order: (typeof FILE_ORDERS)[number];
 }
 
 /** The file settings of item `i`, checked before any request. */
@@ -253,6 +271,7 @@ export function readFileSettings(this: IExecuteFunctions, i: number, output: Fil
 		decimalAmounts: this.getNodeParameter('decimalAmounts', i, false) === true,
 		dates: dates ? new DateCells(workflowTimeZone(this, i)) : undefined,
 		columns: output === 'jsonLinesFile' ? undefined : readColumns(this, options.columns, i, output === 'xlsxFile' ? XLSX_MAX_COLUMNS : Infinity),
+		order: checkOneOf.call(this, options.order ?? 'asListed', FILE_ORDERS, i, 'Order') as FileSettings['order'],
 	};
 }
 

@@ -25,15 +25,29 @@ export class HashedRecordSet implements RecordSet {
 	repeats = 0;
 
 	add(record: IDataObject): boolean {
-		const id = record.id;
-		const identity = typeof id === 'string' ? `s${id}` : typeof id === 'number' ? `n${id}` : `r${stable(record)}`;
-		const digest = sha256(`${this.key}${identity}`);
-		const high = digest.readUInt32LE(0);
-		// 0/0 marks an empty slot.
-		const low = digest.readUInt32LE(4) || 1;
+		const [high, low] = this.hashOf(record);
 		if (this.insert(high, low)) return true;
 		this.repeats++;
 		return false;
+	}
+
+	/** Whether the record is there, counting nothing (a record met again where windows of a read overlap). */
+	has(record: IDataObject): boolean {
+		const [high, low] = this.hashOf(record);
+		for (let slot = high & this.mask; ; slot = (slot + 1) & this.mask) {
+			const h = this.slots[2 * slot];
+			const l = this.slots[2 * slot + 1];
+			if (h === 0 && l === 0) return false;
+			if (h === high && l === low) return true;
+		}
+	}
+
+	private hashOf(record: IDataObject): [number, number] {
+		const id = record.id;
+		const identity = typeof id === 'string' ? `s${id}` : typeof id === 'number' ? `n${id}` : `r${stable(record)}`;
+		const digest = sha256(`${this.key}${identity}`);
+		// 0/0 marks an empty slot.
+		return [digest.readUInt32LE(0), digest.readUInt32LE(4) || 1];
 	}
 
 	fresh(): HashedRecordSet {

@@ -22,6 +22,8 @@ export interface ListFacts {
 	totals: IDataObject;
 	/** Add Decimal Amounts: money beside the cents. */
 	money?: boolean;
+	/** Read in date windows (Order › Oldest First): the figures are the whole range's, read once at the end. */
+	windows?: boolean;
 }
 
 /** Rows named in a reason, of those whose value cannot be added up (fewer when the reason would pass its most characters). */
@@ -73,7 +75,7 @@ export class Reconciliation {
 	}
 
 	/** `reconciled` and `reconciliation` for the summary. */
-	result({ rows, removed, limit, totals, money }: ListFacts): { reconciled: boolean; reconciliation: IDataObject } {
+	result({ rows, removed, limit, totals, money, windows }: ListFacts): { reconciled: boolean; reconciliation: IDataObject } {
 		const reasons: string[] = [];
 		const reconciliation: IDataObject = { rows };
 		const given = COUNT_FIELDS.filter((name) => totals[name] !== undefined);
@@ -94,10 +96,12 @@ export class Reconciliation {
 			const listed = BigInt(rows - removed);
 			for (const [name, count] of counts) {
 				if (listed === count) continue;
-				reasons.push(
-					`${rowsOf(rows - removed)} of the list as it ended written, the platform's ${name} is ${figure(count)}` +
-						(listed > count ? ': the platform lists records its count leaves out (a filter it ignored?)' : ': records the platform counts were not listed'),
-				);
+				const why = windows
+					? ': the list changed while it was read in date windows (a record removed, or added with a date already written: Oldest First cannot put it in its place)'
+					: listed > count
+						? ': the platform lists records its count leaves out (a filter it ignored?)'
+						: ': records the platform counts were not listed';
+				reasons.push(`${rowsOf(rows - removed)} of the list as it ended written, the platform's ${name} is ${figure(count)}${why}`);
 			}
 		}
 		if (totals.totalValue !== undefined) this.values(totals.totalValue, limited, reconciliation, reasons, money === true);

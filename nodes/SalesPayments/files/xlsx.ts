@@ -6,6 +6,7 @@ import type { ChosenColumn } from './table';
 import { TableLayout } from './table';
 import { asciiExcept, Utf8Builder } from './utf8';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
+import { colsXml, columnWidths } from './xlsxWidths';
 import type { TooLargePart } from './zip';
 import { ZipWriter } from './zip';
 import { COPY_BELOW } from './deflate';
@@ -127,6 +128,8 @@ export class XlsxWriter {
 	/** Per column: 1 when it is a field the platform dates records by (cellDates.ts). */
 	private dateColumns = new Uint8Array(0);
 	private header: string[] = [];
+	/** The sheets' `<cols>` (xlsxWidths.ts). */
+	private cols = '';
 	/** The id of the record being written (null: the header row). */
 	private recordId: string | number | null = null;
 	private cut = 0;
@@ -147,7 +150,7 @@ export class XlsxWriter {
 	 */
 	async page(records: IDataObject[], out: Utf8Builder): Promise<void> {
 		if (!this.layout.isStarted) {
-			this.start(this.layout.start(records));
+			this.start(this.layout.start(records), records);
 			this.openSheet(out);
 		}
 		for (const record of records) {
@@ -167,7 +170,7 @@ export class XlsxWriter {
 	async finish(out: Utf8Builder): Promise<void> {
 		if (!this.layout.isStarted) {
 			// An empty list: one empty sheet (a header only for chosen columns: else they come from the first page).
-			this.start(this.layout.start([]));
+			this.start(this.layout.start([]), []);
 			this.openSheet(out, this.options.headerRow && this.options.columns !== undefined);
 		}
 		await this.closeSheet(out);
@@ -189,8 +192,8 @@ export class XlsxWriter {
 		};
 	}
 
-	/** The columns' letters and styles, from the header and the fields. */
-	private start(header: string[]): void {
+	/** The columns' letters, styles and widths, from the header, the fields and the first page. */
+	private start(header: string[], firstPage: IDataObject[]): void {
 		const fields = this.layout.fields;
 		this.header = header;
 		this.letters = header.map((_, n) => columnLetters(n));
@@ -205,6 +208,8 @@ export class XlsxWriter {
 			}
 		}
 		this.styles = header.map((_, k) => (decimals.has(fields[k]) ? ` s="${STYLE_DECIMAL}"` : ''));
+		const { headerRow, dates } = this.options;
+		this.cols = colsXml(columnWidths(firstPage, { header, fields, headerRow, dates, decimal: this.styles.map((style) => style !== '') }));
 	}
 
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
@@ -219,11 +224,11 @@ export class XlsxWriter {
 
 	/**
 	 * What comes before the rows of sheet `n`, in CT_Worksheet's order (ECMA-376 18.3.1.99): the
-	 * view, with the header row frozen. Column settings (`<cols>`) would come last, right before `<sheetData>`.
+	 * view, with the header row frozen, then the column widths (`<cols>`, xlsxWidths.ts), right before `<sheetData>`.
 	 */
 	private sheetHead(n: number, header: boolean): string {
 		const frozen = header ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft"/>' : '';
-		return `<sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>`;
+		return `<sheetViews><sheetView${n === 1 ? ' tabSelected="1"' : ''} workbookViewId="0">${frozen}</sheetView></sheetViews>${this.cols}`;
 	}
 
 	private async closeSheet(out: Utf8Builder): Promise<void> {

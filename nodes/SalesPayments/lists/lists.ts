@@ -26,14 +26,15 @@ import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../t
 export const LIST_OUTPUTS = ['items', ...FILE_OUTPUTS] as const;
 export type ListOutput = (typeof LIST_OUTPUTS)[number];
 
+/** Items first (the default), then the files in the order people reach for them: Excel, CSV, JSON Lines. */
 const OUTPUT_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'CSV File', value: 'csvFile', description: 'One item with every record in a CSV file, written page by page' },
+	{ name: 'Items', value: 'items', description: 'One item per record' },
 	{
 		name: 'Excel File (.xlsx)',
 		value: 'xlsxFile',
 		description: 'One item with every record in an Excel workbook, typed cells, written page by page',
 	},
-	{ name: 'Items', value: 'items', description: 'One item per record' },
+	{ name: 'CSV File', value: 'csvFile', description: 'One item with every record in a CSV file, written page by page' },
 	{
 		name: 'JSON Lines File',
 		value: 'jsonLinesFile',
@@ -46,8 +47,8 @@ function outputField(extra: INodePropertyOptions[]): INodeProperties {
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
-		// Sorted by name, as n8n lists options.
-		options: [...OUTPUT_OPTIONS, ...extra].sort((a, b) => a.name.localeCompare(b.name)),
+		// n8n's editor lists options as given; an operation's own outputs (Movement's Summary) come last.
+		options: [...OUTPUT_OPTIONS, ...extra],
 		default: 'items',
 		description: 'Items suit up to some thousands of records; a file holds a list of any length without filling the memory of n8n',
 	};

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { runCache, runCacheSet } from '../transport/cache';
 import { asNodeError } from '../transport/errors';
+import type { DateFilter } from '../transport/endpoints';
 import type { ApiContext, ApiRequest } from '../transport/transport';
 import { apiRequest } from '../transport/transport';
 import { isPlainObject, describeValue, setOwn } from '../transport/records';
@@ -40,6 +41,8 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	qs?: IDataObject;
 	/** Key of the records when it is not `docs`. */
 	itemsKey?: string;
+	/** The list's creation-date filter (transport/endpoints.ts), where it has one. */
+	dates?: DateFilter;
 	/** Stop after this many records; undefined reads every page. */
 	limit?: number;
 	pageSize?: number;

@@ -4,13 +4,16 @@ import { NodeApiError } from 'n8n-workflow';
 import type { ListRequest } from '../paging/pages';
 import { readCount } from '../paging/totals';
 import { walk as pagesOf } from '../paging/walk';
+import type { DateWindow } from '../paging/windows';
+import { iso, splitWindow } from '../paging/windows';
 import { recordId } from './recordFields';
 
 /**
  * A date range read without losing a record while the list changes: pages 1, 2, 3 are not safe (a
  * deletion on page 1 shifts a record past page 2 unseen), so the range is read in date windows that
- * each fit ONE page, split when full, oldest first. Ends are inclusive (callers de-duplicate).
- * Paged instead: more than a page within one millisecond, or a platform ignoring the date filter.
+ * each fit ONE page, split when full (paging/windows.ts), oldest first. Ends are inclusive (callers
+ * de-duplicate). Paged instead: more than a page within one millisecond, or a platform ignoring the
+ * date filter.
  */
 
 /** The requests one poll may make, counted where every request of the poll goes through (`counted`). */
@@ -59,11 +62,6 @@ export function counted(ctx: IPollFunctions, budget: Budget): PollIO {
 	return io;
 }
 
-export interface DateWindow {
-	from: number;
-	to?: number;
-}
-
 export interface WindowedRead {
 	/** The list request for one window (ISO dates; no `since`: from the beginning, no `until`: open). */
 	request(window: { since?: string; until?: string }): ListRequest;
@@ -83,52 +81,10 @@ export interface WindowedRead {
 	known?(window: DateWindow, total: number, records: IDataObject[]): boolean;
 }
 
-function iso(ms: number): string {
-	return new Date(ms).toISOString();
-}
-
 /** The list's count (paging/totals.ts), when it is a whole number. */
 function totalOf(summary: IDataObject): number | undefined {
 	const n = readCount(summary);
 	return n !== undefined && Number.isInteger(n) && n >= 0 ? n : undefined;
-}
-
-/**
- * Windows covering a full `window`, cut where its page's dates suggest (after the newest of an
- * oldest-first page, before the oldest of a newest-first one, else the median; a tie gets its
- * millisecond alone); undefined for one millisecond. Each part is still checked whole.
- */
-function split(window: DateWindow, dates: number[], now: number): DateWindow[] | undefined {
-	const { from, to } = window;
-	const inside = dates.filter((d) => d >= from && (to === undefined || d <= to));
-	const sorted = [...inside].sort((a, b) => a - b);
-	const lo = sorted[0];
-	const hi = sorted[sorted.length - 1];
-	if (lo === undefined) {
-		// Open window: close it past the poll's clock; a closed one is cut in the middle.
-		if (to === undefined) return [{ from, to: Math.max(now, from) + 1 }, { from: Math.max(now, from) + 1 }];
-		const middle = from + Math.floor((to - from) / 2);
-		return middle > from ? [{ from, to: middle }, { from: middle + 1, to }] : to > from ? [{ from, to: from }, { from: to, to }] : undefined;
-	}
-	if (lo === hi) {
-		// A tie: that millisecond alone (it is paged), and each side of it.
-		if (from === to) return undefined;
-		const parts: DateWindow[] = [];
-		if (lo > from) parts.push({ from, to: lo - 1 });
-		parts.push({ from: lo, to: lo });
-		if (to === undefined || lo < to) parts.push({ from: lo + 1, to });
-		return parts;
-	}
-	const ascending = inside.every((d, k) => k === 0 || d >= inside[k - 1]);
-	const descending = inside.every((d, k) => k === 0 || d <= inside[k - 1]);
-	const at = ascending ? hi : descending ? lo : sorted[Math.floor(sorted.length / 2)];
-	if (at <= from) return [{ from, to: from }, { from: from + 1, to }];
-	if (to !== undefined && at >= to) return [{ from, to: to - 1 }, { from: to, to }];
-	// Newest first: the page says nothing of the older records, and those are read first, so the
-	// older side is halved (a poll reaches its oldest records in a few requests whatever the backlog).
-	const middle = from + Math.floor((at - from) / 2);
-	if (descending && middle > from && middle + 1 < at) return [{ from, to: middle }, { from: middle + 1, to: at }, { from: at, to }];
-	return [{ from, to: at }, { from: at, to }];
 }
 
 function windowRequest(read: WindowedRead, window: DateWindow): ListRequest {
@@ -238,7 +194,7 @@ export async function readWindows(io: PollIO, read: WindowedRead): Promise<IData
 		}
 		if (batch.total !== undefined && read.known?.(window, batch.total, batch.records)) continue;
 		// Records without a date are in every answer, whatever the window: splitting cannot make such a page whole.
-		const parts = dates.length < batch.records.length ? undefined : split(window, dates, read.now);
+		const parts = dates.length < batch.records.length ? undefined : splitWindow(window, dates, read.now);
 		if (parts) {
 			queue.unshift(...parts);
 			continue;

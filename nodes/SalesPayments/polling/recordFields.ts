@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseIsoDate } from '../fields/dates';
+import { parseIsoDate, recordTime } from '../fields/dates';
 import type { PollEvent } from './events';
 
 /** What the poller knows of one record: its identity, its date, its status and the status before. */
@@ -18,40 +18,6 @@ export function recordId(record: IDataObject): string {
 		if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
 	}
 	return `content:${digest(JSON.stringify(record))}`;
-}
-
-/** Latest epoch ms a date may hold (9999-12-31T23:59:59.999Z): beyond, a number is no date. */
-const MAX_DATE_MS = 253_402_300_799_999;
-/** Epoch numbers below this are seconds (1e11 s is the year 5138; 1e11 ms is 1973). */
-const SECONDS_BELOW = 1e11;
-
-/** Epoch ms of a number of epoch seconds or milliseconds (which one, by its size). */
-function epochMs(value: number): number | undefined {
-	if (!Number.isFinite(value) || value < 0) return undefined;
-	const ms = value < SECONDS_BELOW ? Math.round(value * 1000) : Math.round(value);
-	return ms <= MAX_DATE_MS ? ms : undefined;
-}
-
-/**
- * Epoch ms of a date value in any form a platform sends: ISO 8601 with or without a zone (UTC
- * then) or `T` (`YYYY-MM-DD HH:MM:SS`), epoch seconds or milliseconds as a number or a numeric
- * string. Undefined for anything else (missing, null, "not a date", 2025-02-30).
- */
-export function dateValue(value: unknown): number | undefined {
-	if (typeof value === 'number') return epochMs(value);
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return epochMs(Number(text));
-	return parseIsoDate(text, 'UTC');
-}
-
-/** Epoch ms of the first of `fields` that holds a usable date (dateValue). */
-export function recordTime(record: IDataObject, fields: string[]): number | undefined {
-	for (const field of fields) {
-		const ms = dateValue(record[field]);
-		if (ms !== undefined) return ms;
-	}
-	return undefined;
 }
 
 export function statusOf(record: IDataObject): string | undefined {

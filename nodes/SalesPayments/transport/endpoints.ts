@@ -17,7 +17,22 @@ export interface Endpoint {
 	readonly business?: boolean;
 	/** Key of a list's records when it is not `docs`. */
 	readonly itemsKey?: string;
+	/** A list's filter on the records' creation date, where it has one (File Options › Order › Oldest First reads by it). */
+	readonly dates?: DateFilter;
 }
+
+/** Where a list takes a date range, inclusive at both ends, and which record field it filters by. */
+export interface DateFilter {
+	readonly in: 'qs' | 'body';
+	/** The range's start and end: a query key, or a path into the body. */
+	readonly from: readonly string[];
+	readonly to: readonly string[];
+	/** The record fields that may hold that date, the first one present counting (names the spec leaves open). */
+	readonly fields: readonly string[];
+}
+
+const QS_CREATED: DateFilter = { in: 'qs', from: ['createdAt[startsAt]'], to: ['createdAt[endsAt]'], fields: ['createdAt'] };
+const BODY_INITIAL_END = { in: 'body', from: ['initialDate'], to: ['endDate'] } as const;
 
 export const ENDPOINTS = {
 	business: {
@@ -25,27 +40,27 @@ export const ENDPOINTS = {
 		listByOwner: { method: 'GET', path: '/business/list-businesses-by-owner' },
 	},
 	refund: {
-		list: { method: 'GET', path: '/order-revert-requests/list', business: true },
+		list: { method: 'GET', path: '/order-revert-requests/list', business: true, dates: QS_CREATED },
 	},
 	sale: {
 		// Headers not shown (spec 4.3): sales belong to a business, so its id is sent.
-		filter: { method: 'POST', path: '/sales/filter', business: true },
+		filter: { method: 'POST', path: '/sales/filter', business: true, dates: { ...BODY_INITIAL_END, fields: ['createdAt', 'date', 'paidAt'] } },
 	},
 	subscription: {
-		filter: { method: 'POST', path: '/subscriptions/filter', business: true },
+		filter: { method: 'POST', path: '/subscriptions/filter', business: true, dates: { ...BODY_INITIAL_END, fields: ['createdAt', 'subscribedAt'] } },
 		get: { method: 'GET', path: '/subscriptions/{id}' },
 	},
 	withdrawRequest: {
-		filter: { method: 'POST', path: '/withdraw-requests/filter', business: true },
+		filter: { method: 'POST', path: '/withdraw-requests/filter', business: true, dates: { ...BODY_INITIAL_END, fields: ['createdAt', 'date', 'requestedAt'] } },
 	},
 	movement: {
-		filter: { method: 'POST', path: '/movement/filter', business: true, itemsKey: 'movements' },
+		filter: { method: 'POST', path: '/movement/filter', business: true, itemsKey: 'movements', dates: { ...BODY_INITIAL_END, fields: ['createdAt', 'date'] } },
 	},
 	commission: {
-		list: { method: 'GET', path: '/commissions/list', business: true },
+		list: { method: 'GET', path: '/commissions/list', business: true, dates: { in: 'qs', from: ['initialDate'], to: ['endDate'], fields: ['createdAt', 'date'] } },
 	},
 	product: {
-		filter: { method: 'POST', path: '/products/filter', business: true },
+		filter: { method: 'POST', path: '/products/filter', business: true, dates: { in: 'body', from: ['createdAt', 'startsAt'], to: ['createdAt', 'endsAt'], fields: ['createdAt'] } },
 	},
 	offer: {
 		listByProduct: { method: 'GET', path: '/offers/list-by-product/{id}' },
@@ -56,7 +71,7 @@ export const ENDPOINTS = {
 		createCharge: { method: 'POST', path: '/orders/create-charge' },
 	},
 	customer: {
-		list: { method: 'GET', path: '/customers/list', business: true },
+		list: { method: 'GET', path: '/customers/list', business: true, dates: QS_CREATED },
 		get: { method: 'GET', path: '/customers/{id}' },
 		remove: { method: 'DELETE', path: '/customers/remove/{id}' },
 		// Headers not shown: customers are listed per business, so its id is sent.
@@ -90,7 +105,7 @@ export const ENDPOINTS = {
 	// Every webhook call takes KEYS only (spec 4.11).
 	webhook: {
 		create: { method: 'POST', path: '/webhooks' },
-		list: { method: 'GET', path: '/webhooks/list/{businessId}' },
+		list: { method: 'GET', path: '/webhooks/list/{businessId}', dates: { in: 'qs', from: ['initialDate'], to: ['endDate'], fields: ['createdAt'] } },
 		queue: { method: 'GET', path: '/webhooks/dynamic-queues/{id}' },
 		details: { method: 'GET', path: '/webhooks/details/{id}' },
 		update: { method: 'PATCH', path: '/webhooks/{id}' },
