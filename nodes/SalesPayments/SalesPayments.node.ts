@@ -56,7 +56,7 @@ export class SalesPayments implements INodeType {
 			count: items.length,
 			keyOf: (i) => itemKeyOf(this, first, i),
 			// Auto: twice what the credential's window lets be in flight, so that it sees the demand.
-			limit: () => fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.pacer.window)),
+			limit: () => fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.window)),
 			run: async (i) => await runItem(this, i),
 			stopOnFailure: !continueOnFail,
 			onStop: (i) => lane.stop(i),

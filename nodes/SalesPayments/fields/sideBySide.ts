@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } fr
 import type { ItemKey } from '../transport/items';
 import { ALONE, INDEPENDENT } from '../transport/items';
 import { strictInteger } from '../transport/numbers';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/concurrency';
 import type { OperationDef } from './types';
 import { NO_RECORD } from './types';
 

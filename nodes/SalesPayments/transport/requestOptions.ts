@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { runCache } from './cache';
 import type { ApiContext } from './credentials';
 import { wholeNumberOption } from './numbers';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from './pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from './concurrency';
 
 /** Timeout and retries of one item's requests (its Request Options). */
 export interface RequestSettings {
