@@ -201,15 +201,16 @@ describe('Concurrency (TCP Vegas, as Netflix concurrency-limits VegasLimit)', ()
 		expect(Math.floor(c.limit)).toBe(12);
 	});
 
-	it('queued requests (answers slower than the no-load time): more than 6 queued takes the excess over 3 off at half a round; 3 to 6 holds', () => {
-		const c = new Concurrency();
-		first(c, 650);
+	it('queued requests (answers slower than the no-load time): more than 3 queued takes the queue above 1 off at half a round; 1 to 3 holds', () => {
+		const c = first(new Concurrency(), 650);
 		rounds(c, 2, 650);
 		expect(Math.floor(c.limit)).toBe(24);
-		// 24 in flight, answers twice as slow: 12 queued, 9 off.
-		expect(round(c, 1300)).toBe(15);
-		// 15 in flight at 1.5x: 5 queued, between 3 and 6: holds.
-		expect(round(c, 975)).toBe(15);
+		// 24 in flight, answers twice as slow: 12 queued, 11 off.
+		expect(round(c, 1300)).toBe(13);
+		// 13 in flight at 1.2x: about 2 queued: holds, neither grows nor shrinks.
+		expect(round(c, 780)).toBe(13);
+		// The size that queued is a ceiling: back at no-load times, up to just below it, then it is tried again.
+		expect(rounds(c, 3, 650)).toEqual([19, 23, 24]);
 	});
 
 	it('each kind of request is judged against its own no-load time (a page of 1,000 against pages, an order against orders)', () => {
