@@ -8,6 +8,7 @@
  * (performance.now) too: both moving is time passing; the wall clock alone is a clock stepped.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';
@@ -93,7 +94,7 @@ describe('case 2: no wall-clock instant', () => {
 		sim().addFault({ kind: 'status', status: 429, retryAfter: '2', path: '/orders/', times: 1 });
 		sim().addFault({ kind: 'latency', latencyMs: 100, path: '/orders/' });
 		const run = getOrders(6);
-		await new Promise((resolve) => setTimeout(resolve, 600));
+		await sleep(600);
 		shift(-HOUR);
 		const started = performance.now();
 		const { error } = await run;
@@ -105,7 +106,7 @@ describe('case 2: no wall-clock instant', () => {
 	it('the wall clock stepped back during the first answer (a negative time, before): the window still opens on a far platform', async () => {
 		sim().addFault({ kind: 'latency', latencyMs: 400, path: '/orders/' });
 		const run = getOrders(24);
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await sleep(200);
 		shift(-HOUR);
 		const { error } = await run;
 		expect(error).toBeUndefined();
@@ -127,7 +128,7 @@ describe('case 3: a fixed Max Concurrent Requests counts against its own bound o
 		sim().faults.clear();
 		sim().addFault({ kind: 'latency', latencyMs: 500, path: '/orders/' });
 		const fixed = getOrders(40, { requestOptions: { maxConcurrency: 8 } });
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		// One order on the automatic window while the fixed run's 8 are in flight: one answer's time (on 49f7149, the whole fixed run).
 		expect(await seconds(async () => expect((await getOrders(1)).error).toBeUndefined())).toBeLessThan(1.5);
 		expect((await fixed).error).toBeUndefined();
