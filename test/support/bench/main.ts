@@ -260,6 +260,7 @@ async function main(): Promise<void> {
 				...(against ? { against } : {}),
 				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
 				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'rate' | 'overload' | 'faults'> } : {}),
+				...(profileDir ? { profileDir: path.resolve(profileDir) } : {}),
 			});
 		if (option('--only') === 'network') {
 			const results = await network();

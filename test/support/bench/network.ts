@@ -253,6 +253,8 @@ export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clear
 	rtts?: number[];
 	/** Which parts: the lists at each RTT, the difficult platforms (or one of them: rate, overload, faults), the per-item cases (default: all). */
 	parts?: Array<'lists' | 'platforms' | 'items' | PlatformPart>;
+	/** --profile: a CPU profile of each list case's measured work (the last round's) in this folder. */
+	profileDir?: string;
 }): Promise<NetworkResults> {
 	const parts = options.parts ?? ['lists', 'platforms', 'items'];
 	const platformParts = (['rate', 'overload', 'faults'] as const).filter((p) => parts.includes('platforms') || parts.includes(p));
@@ -307,7 +309,7 @@ export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clear
 				{ id: `network-${rtt}/keepAlive-8`, scenario, settings: `${CONTENDER_CONCURRENCY} kept-alive https connections`, spec: spec('keepAlive', { concurrency: CONTENDER_CONCURRENCY }) },
 			];
 			log(`network, RTT ${rtt} ms (${proxy.url}): ${cases.map((c) => c.id).join(', ')} x ${options.repeats} rounds`);
-			const measured = await runGroup(cases, options.repeats, env, platform, { latencyMs: rtt }, log);
+			const measured = await runGroup(cases, options.repeats, env, platform, { latencyMs: rtt, ...(options.profileDir ? { profileDir: options.profileDir } : {}) }, log);
 			rows.push(...rowsOf(rtt, cases, measured));
 		}
 		const net: NetContext = {
