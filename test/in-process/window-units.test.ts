@@ -201,16 +201,16 @@ describe('Concurrency (TCP Vegas, as Netflix concurrency-limits VegasLimit)', ()
 		expect(Math.floor(c.limit)).toBe(12);
 	});
 
-	it('queued requests (answers slower than the no-load time): more than 3 queued takes the queue above 1 off at half a round; 1 to 3 holds', () => {
+	it('queued requests (slower than 1.25 x the no-load time + 10 ms): more than 3 takes the queue above 1 off at half a round; 1 to 3 holds', () => {
 		const c = first(new Concurrency(), 650);
 		rounds(c, 2, 650);
 		expect(Math.floor(c.limit)).toBe(24);
-		// 24 in flight, answers twice as slow: 12 queued, 11 off.
-		expect(round(c, 1300)).toBe(13);
-		// 13 in flight at 1.2x: about 2 queued: holds, neither grows nor shrinks.
-		expect(round(c, 780)).toBe(13);
-		// The size that queued is a ceiling: back at no-load times, up to just below it, then it is tried again.
-		expect(rounds(c, 3, 650)).toEqual([19, 23, 24]);
+		// 24 in flight, answers twice as slow: 24 x (1 - 822.5 / 1300), 8.8 queued: 8 off.
+		expect(round(c, 1300)).toBe(16);
+		// 16 in flight at 950 ms: about 2 queued: holds, neither grows nor shrinks.
+		expect(round(c, 950)).toBe(16);
+		// Within the noise allowed (1.25 x + 10 ms): no queue. One more than the queue left is tried, then one a round.
+		expect(rounds(c, 3, 800)).toEqual([17, 18, 19]);
 	});
 
 	it('each kind of request is judged against its own no-load time (a page of 1,000 against pages, an order against orders)', () => {

@@ -1,27 +1,23 @@
 /**
- * Concurrency: how many requests of the automatic window may be in flight to one platform and
- * credential (gate.ts; docs/pagination.md, "The window: pause, rate, concurrency"). The algorithm is
- * TCP Vegas (Brakmo and Peterson, IEEE JSAC 13(8), 1995), applied to requests as Netflix's
- * concurrency-limits VegasLimit does (https://github.com/Netflix/concurrency-limits/blob/master/
- * concurrency-limits-core/src/main/java/com/netflix/concurrency/limits/limit/VegasLimit.java): the
- * requests queued at the platform are those in flight x (1 - no-load time / answer time). Parameters
- * (TCP Vegas' own): alpha 1, beta 3, gamma 1; VegasLimit's probeMultiplier 30 (the no-load time of a
- * kind is measured afresh every 30 x limit answers); at most NETWORK_MAX_CONCURRENCY. Judged once a
- * round (a window of answers), as TCP Vegas once a round trip: a round whose fastest quarter queues
- * at most gamma grows by half, at most STEP (slow start); a median above beta takes the queue above
- * alpha off, at half a round. The first answer starts it at one request per START_MS of its time.
- * A drop takes it down at once: a refusal (503, or a 429 no rate explains) to REFUSED of it (TCP's
- * multiplicative decrease), a fault (another 5xx, a reset) to FAILED (AIMDLimit's backoffRatio), and
- * each further drop of that round one more, at most half. A size that queued, was refused or drew
- * two drops in a round is a ceiling: growth stops just below it and tries it after `hold` rounds
- * (doubled each time it fails again); past it, one a round up to half again its size.
- *
- * Why Vegas: it sees an overloaded platform's queue in the answers' times before anything fails (AIMD
- * grows until something does); it grows fast while answers keep their time, so a far platform fills
- * the window in a few rounds; its drop input lowers the limit at once. Gradient2 and Envoy's gradient
- * controller follow a long-run average that a platform's queue drags up with it, and Envoy pins the
- * limit low at intervals to measure again. TCP Vegas' alpha and beta, not VegasLimit's 3 and 6: a
- * request here is a page that costs every other request its time while it queues.
+ * Concurrency: how many requests of the automatic window may be in flight (gate.ts; docs/pagination.md,
+ * "The window: pause, rate, concurrency"). TCP Vegas (Brakmo and Peterson, IEEE JSAC 13(8), 1995) as
+ * Netflix's concurrency-limits applies it to requests (https://github.com/Netflix/concurrency-limits,
+ * limit/VegasLimit.java): the requests queued at the platform are those in flight x (1 - no-load time /
+ * answer time). Parameters: TCP Vegas' alpha 1, beta 3, gamma 1 (not VegasLimit's 3 and 6: a page
+ * queued here costs every other request its time); VegasLimit's probeMultiplier 30 (a kind's no-load
+ * time measured afresh every 30 x limit answers); at most NETWORK_MAX_CONCURRENCY. Judged once a round
+ * (a window of answers, TCP Vegas' round trip) on its mean queue: at most gamma grows it by half, at
+ * most STEP (slow start); above beta takes the queue above alpha off, at half a round. The no-load
+ * time is the fastest answer of its kind, with TOLERANCE for noise; the start, one request per
+ * START_MS of the first answer. A drop takes it down at once: a refusal (503, a 429 no
+ * rate explains) to REFUSED (TCP's multiplicative decrease), a fault (another 5xx, a reset) to FAILED
+ * (AIMDLimit's backoffRatio), each further drop of that round one more, at most half. A size that
+ * was refused or drew two drops in a round (or one more than a queue left) is a ceiling: growth stops
+ * below it and tries it after `hold` rounds (doubled at each new failure); past it, one a round up to
+ * half again its size.
+ * Why Vegas: it sees a platform's queue in the answers' times before anything fails (AIMD grows until
+ * something does), grows fast while answers keep their time, and lowers the limit at once on a drop;
+ * Gradient2 and Envoy's gradient controller follow a long-run average a platform's queue drags up.
  */
 
 /** Max Concurrent Requests 0: the window adapts. */
@@ -35,6 +31,8 @@ export const START_MAX_CONCURRENCY = 12;
 const START_MS = 25;
 const [ALPHA, BETA, GAMMA, STEP, PROBE_MULTIPLIER] = [1, 3, 1, 6, 30];
 const [REFUSED, FAILED] = [0.5, 0.9];
+/** An answer within 1.25 x + 10 ms of its kind's fastest is taken at no load (noise of a network or a busy n8n, not a queue). */
+const [TOLERANCE, TOLERANCE_MS] = [1.25, 10];
 
 export class Concurrency {
 	/** Requests that may be in flight. Set by the first answer, each round's verdict and each drop; never reset. */
@@ -43,8 +41,9 @@ export class Concurrency {
 	private fresh = true;
 	/** The least answer of each kind (the no-load time): lowered by answers, replaced by every PROBE_MULTIPLIER x limit-th. */
 	private readonly noLoad = new Map<string, number>();
+	/** Answers since the last probe: counted by answers, reset by a probe. */
 	private sinceProbe = 0;
-	/** The round: requests sent from `roundFrom` on judge it; their queues, the most in flight, whether one waited for a slot. Reset by each verdict and drop. */
+	/** The round: requests sent from `roundFrom` on judge it; their queues, the most in flight, whether one waited for a slot (set by the gate). Reset by each verdict and drop. */
 	private roundFrom = 0;
 	private readonly queues: number[] = [];
 	private peak = 0;
@@ -68,14 +67,15 @@ export class Concurrency {
 		}
 		if (sentAt < this.roundFrom) return;
 		this.peak = Math.max(this.peak, inFlight);
-		this.queues.push(Math.min(this.limit, inFlight) * (1 - least / ms));
+		this.queues.push(Math.min(this.limit, inFlight) * Math.max(0, 1 - (least * TOLERANCE + TOLERANCE_MS) / ms));
 		if (this.queues.length < Math.ceil(this.limit / 2)) return;
-		const queued = quantile(this.queues, 0.5);
+		const queued = this.queues.reduce((sum, q) => sum + q, 0) / this.queues.length;
 		if (queued > BETA) {
-			this.ceil(Math.floor(this.limit));
+			// Where the queue would be alpha; one more than that is tried after `hold` rounds.
 			this.limit = Math.max(1, this.limit - Math.ceil(queued - ALPHA));
+			this.ceil(Math.floor(this.limit) + 1);
 		} else if (this.queues.length < Math.ceil(this.limit)) return;
-		else if (this.waited && quantile(this.queues, 0.25) <= GAMMA) this.grow();
+		else if (this.waited && queued <= GAMMA) this.grow();
 		this.round(now);
 	}
 
@@ -128,6 +128,3 @@ export class Concurrency {
 	}
 }
 
-function quantile(values: number[], q: number): number {
-	return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * q)];
-}

@@ -259,7 +259,7 @@ async function main(): Promise<void> {
 				log,
 				...(against ? { against } : {}),
 				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
-				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'rate' | 'overload' | 'faults'> } : {}),
+				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'short' | 'rate' | 'overload' | 'faults'> } : {}),
 				...(profileDir ? { profileDir: path.resolve(profileDir) } : {}),
 			});
 		if (option('--only') === 'network') {
