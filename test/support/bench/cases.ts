@@ -48,8 +48,8 @@ export interface ListSpec {
 	 * Get (`read`) or Customer › Create (`write`); `expected` is the number of items.
 	 */
 	perItem?: { op: PerItemOp; items: number };
-	/** Per item, node: the windows the warm-up taught are forgotten (a fresh n8n process). */
-	freshWindow?: boolean;
+	/** Per item, node: no warm-up, nothing learned before the measured run (the first run of a fresh n8n process). */
+	fresh?: boolean;
 	/** Per item, node: first (unmeasured) the same number of items of this operation, same credential and process. */
 	after?: PerItemOp;
 }
@@ -201,15 +201,6 @@ function defaultPageSizeOf(packageDir: string): number {
 	return (require(file) as { DEFAULT_PAGE_SIZE: number }).DEFAULT_PAGE_SIZE;
 }
 
-/** Forgets the request windows of the package built in `packageDir` (its process store, as the loaded node uses it). */
-function forgetWindows(packageDir: string): void {
-	const file = path.join(packageDir, 'dist/nodes/SalesPayments/transport/boundedStore.js');
-	if (!existsSync(file)) return;
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { PROCESS_STORES } = require(file) as { PROCESS_STORES: Array<{ name: string; clear(): void }> };
-	PROCESS_STORES.find((store) => store.name === 'request windows')?.clear();
-}
-
 /** V8's sampling profiler on this process (node:inspector), from now until stop() writes the profile. */
 async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
 	const { Session } = await import('node:inspector');
@@ -231,11 +222,11 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
 
 async function runListCase(spec: ListSpec): Promise<ListResult> {
 	const defaultPageSize = defaultPageSizeOf(spec.packageDir ?? REPO_DIR);
-	// Warm-up (module loading, JIT) outside the measurement: one request.
-	if (spec.client === 'node') await nodeList(spec, defaultPageSize, 10);
-	else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
+	// Warm-up (module loading, JIT) outside the measurement: one request (none for a fresh process' first run).
+	if (spec.client === 'node') {
+		if (!spec.fresh) await nodeList(spec, defaultPageSize, 10);
+	} else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
 	else await anchorList({ ...spec, pageSize: 10, ...(spec.perItem ? { perItem: { ...spec.perItem, items: 1 } } : {}) }, spec.client, 1);
-	if (spec.client === 'node' && spec.freshWindow) forgetWindows(spec.packageDir ?? REPO_DIR);
 	if (spec.client === 'node' && spec.perItem && spec.after) await nodePerItem(spec, { op: spec.after, items: spec.perItem.items });
 	let error: string | undefined;
 	const profiler = spec.profile ? await startProfile() : undefined;
