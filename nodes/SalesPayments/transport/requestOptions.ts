@@ -43,7 +43,7 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
 			description:
-				'How often to repeat a request refused with 429 (rate limit), or, for reads only, one that failed with 502/503/504, a dropped connection or the timeout. Writes such as charges and redemptions are never repeated once the platform may have processed them.',
+				'How often to repeat a request refused with 429 (rate limit), or, for reads only, one that failed with 502/503/504, a dropped connection or the timeout. The retries wait what the platform asks (Retry-After), 30 s per retry at most in all (3: 90 s); a longer wait fails at once, saying so. Writes such as charges and redemptions are never repeated once the platform may have processed them.',
 		},
 		{
 			displayName: 'Max Concurrent Requests',

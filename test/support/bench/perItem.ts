@@ -43,6 +43,24 @@ export interface PerItemRow {
 	load: number;
 }
 
+/** A per-item case: `count` items of `op` for `client`. */
+function itemSpec(net: NetContext, client: Client, op: PerItemOp, count: number, extra: Partial<ListSpec>): ListSpec {
+	return { kind: 'list', client, target: net.target, pageSize: 1, expected: count, ...net.request, perItem: { op, items: count }, ...extra };
+}
+
+/** The pre-rendered pages, plain (no limit, no fault), counting the largest window. */
+function plainPlatform(net: NetContext): Platform {
+	return {
+		clear: () => {
+			net.pages.mode = { kind: 'plain' };
+			net.pages.clear();
+			net.clearCounters();
+		},
+		statuses: () => net.pages.statuses,
+		counters: () => ({ window: net.window() }),
+	};
+}
+
 export async function measurePerItem(net: NetContext, rtts: number[]): Promise<PerItemRow[]> {
 	const rows: PerItemRow[] = [];
 	for (const rtt of rtts) {
@@ -50,16 +68,7 @@ export async function measurePerItem(net: NetContext, rtts: number[]): Promise<P
 			for (const items of PER_ITEM_COUNTS) {
 				net.setRtt(rtt);
 				const bounded = Math.min(items, SEQUENTIAL_ITEMS[rtt] ?? items);
-				const spec = (client: Client, extra: Partial<ListSpec> = {}, count = items): ListSpec => ({
-					kind: 'list',
-					client,
-					target: net.target,
-					pageSize: 1,
-					expected: count,
-					...net.request,
-					perItem: { op, items: count },
-					...extra,
-				});
+				const spec = (client: Client, extra: Partial<ListSpec> = {}, count = items) => itemSpec(net, client, op, count, extra);
 				const prefix = `items-${op}-${items}-${rtt}`;
 				const cases: CaseDef[] = [
 					{ id: `${prefix}/node-default`, scenario: prefix, settings: 'the package, defaults (auto)', spec: spec('node') },
@@ -70,15 +79,7 @@ export async function measurePerItem(net: NetContext, rtts: number[]): Promise<P
 					{ id: `${prefix}/helperLoop-8`, scenario: prefix, settings: `helper, ${CONTENDER_CONCURRENCY} items at a time`, spec: spec('helperLoop', { concurrency: CONTENDER_CONCURRENCY }) },
 					{ id: `${prefix}/keepAlive-8`, scenario: prefix, settings: `${CONTENDER_CONCURRENCY} kept-alive https connections`, spec: spec('keepAlive', { concurrency: CONTENDER_CONCURRENCY }) },
 				];
-				const platform: Platform = {
-					clear: () => {
-						net.pages.mode = { kind: 'plain' };
-						net.pages.clear();
-						net.clearCounters();
-					},
-					statuses: () => net.pages.statuses,
-					counters: () => ({ window: net.window() }),
-				};
+				const platform = plainPlatform(net);
 				net.log(`per item, ${op} ${items} items, RTT ${rtt} ms: ${cases.map((c) => c.id).join(', ')} x ${net.repeats} rounds`);
 				const measured = await runGroup(cases, net.repeats, net.env, platform, { latencyMs: rtt }, net.log);
 				const reference = measured.find((m) => m.id.endsWith('/keepAlive-8'))?.digest;
@@ -131,16 +132,7 @@ export async function measureShortRuns(net: NetContext): Promise<PerItemRow[]> {
 	const rows: PerItemRow[] = [];
 	net.setRtt(SHORT_RTT);
 	for (const op of ['read', 'write'] as const) {
-		const spec = (client: Client, extra: Partial<ListSpec> = {}): ListSpec => ({
-			kind: 'list',
-			client,
-			target: net.target,
-			pageSize: 1,
-			expected: SHORT_ITEMS,
-			...net.request,
-			perItem: { op, items: SHORT_ITEMS },
-			...extra,
-		});
+		const spec = (client: Client, extra: Partial<ListSpec> = {}) => itemSpec(net, client, op, SHORT_ITEMS, extra);
 		const prefix = `short-${op}-${SHORT_ITEMS}-${SHORT_RTT}`;
 		const node = (id: string, label: string, extra: Partial<ListSpec>) => [
 			{ id: `${prefix}/node-${id}`, scenario: prefix, settings: `the package, ${label}`, spec: spec('node', extra) },
@@ -151,15 +143,7 @@ export async function measureShortRuns(net: NetContext): Promise<PerItemRow[]> {
 			...(op === 'write' ? node('after-reads', `right after ${SHORT_ITEMS} reads of the credential`, { fresh: true, after: 'read' }) : []),
 			{ id: `${prefix}/helperLoop-8`, scenario: prefix, settings: `helper, ${CONTENDER_CONCURRENCY} items at a time`, spec: spec('helperLoop', { concurrency: CONTENDER_CONCURRENCY }) },
 		];
-		const platform: Platform = {
-			clear: () => {
-				net.pages.mode = { kind: 'plain' };
-				net.pages.clear();
-				net.clearCounters();
-			},
-			statuses: () => net.pages.statuses,
-			counters: () => ({ window: net.window() }),
-		};
+		const platform = plainPlatform(net);
 		net.log(`short runs, ${op} ${SHORT_ITEMS} items, RTT ${SHORT_RTT} ms: ${cases.map((c) => c.id).join(', ')} x ${net.repeats} rounds`);
 		const measured = await runGroup(cases, net.repeats, net.env, platform, { latencyMs: SHORT_RTT }, net.log);
 		const reference = measured.find((m) => m.id.endsWith('/helperLoop-8'));
