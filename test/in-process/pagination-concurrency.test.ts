@@ -12,7 +12,7 @@ import { runNode } from '../support/harness/n8n-core';
 import { expectAuth, jsonOf, listed } from '../support/helpers/reads';
 import { dataCredentials, useSimulator } from '../support/helpers/sim';
 import type { RecordedRequest } from '../support/simulator/core';
-import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
+import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/concurrency';
 import { addMovements } from '../support/simulator/routes/financials';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 import type { Simulator } from '../support/simulator/server';

@@ -9,7 +9,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
+import { NETWORK_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/concurrency';
 import { DEFAULT_MAX_PAGES, LOOKAHEAD } from '../../nodes/SalesPayments/paging/walk';
 import { runNode } from '../support/harness/n8n-core';
 import { jsonOf, listed } from '../support/helpers/reads';

@@ -11,7 +11,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { FILE_AUTO_MAX_CONCURRENCY } from '../../nodes/SalesPayments/files/export';
-import { NETWORK_MAX_CONCURRENCY, START_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/pacer';
+import { NETWORK_MAX_CONCURRENCY, START_MAX_CONCURRENCY } from '../../nodes/SalesPayments/transport/concurrency';
 import { readBinary } from '../support/harness/binary';
 import { runNode } from '../support/harness/n8n-core';
 import { csvRecords } from '../support/helpers/csv';
@@ -118,8 +118,8 @@ describe('a platform that slows down, fails or refuses', () => {
 		// Flat pages: past the start.
 		expect(Math.max(...inFlight.slice(0, 40))).toBeGreaterThan(START_MAX_CONCURRENCY);
 		// Once the slow answers judged it, the credential's window came down from its peak.
-		const [[, gate]] = windowStore()!.entries() as Array<[string, { pacer: { window: number } }]>;
-		expect(gate.pacer.window).toBeLessThan(Math.max(...inFlight));
+		const [[, gate]] = windowStore()!.entries() as Array<[string, { window: number }]>;
+		expect(gate.window).toBeLessThan(Math.max(...inFlight));
 	}, 60_000);
 
 	it('overloaded (each request 100 ms slower per request in flight above 4): the window settles near 4', async () => {

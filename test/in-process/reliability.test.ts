@@ -20,11 +20,14 @@ import { MALFORMED_BODY } from '../support/simulator/faults';
 import { ordersOf } from '../support/simulator/routes/orders';
 
 type Transport = typeof import('../../nodes/SalesPayments/transport/retry') &
+	typeof import('../../nodes/SalesPayments/transport/pause') &
 	typeof import('../../nodes/SalesPayments/transport/requestOptions');
-// The built retry policy and Request Options, as n8n runs them.
+// The built retry policy, Retry-After reader and Request Options, as n8n runs them.
 const transport = {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/retry.js')),
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/pause.js')),
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	...require(path.join(PACKAGE_DIR, 'dist/nodes/SalesPayments/transport/requestOptions.js')),
 } as Transport;
@@ -146,19 +149,21 @@ describe('Retry-After and backoff', () => {
 		expect(statuses()).toEqual([0, 200]);
 	});
 
-	it('parses Retry-After: seconds, dates, past dates, garbage; caps long waits', () => {
-		const now = Date.parse('2026-03-01T12:00:00.000Z');
-		expect(transport.retryAfterMs('2', now)).toBe(2000);
-		expect(transport.retryAfterMs(' 0 ', now)).toBe(0);
-		expect(transport.retryAfterMs('1.5', now)).toBe(1500);
-		expect(transport.retryAfterMs('Sun, 01 Mar 2026 12:00:05 GMT', now)).toBe(5000);
-		expect(transport.retryAfterMs('Sun, 01 Mar 2026 11:00:00 GMT', now)).toBe(0);
-		expect(transport.retryAfterMs('-3', now)).toBe(0);
-		expect(transport.retryAfterMs('86400', now)).toBe(transport.MAX_RETRY_WAIT_MS);
-		expect(transport.retryAfterMs('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(transport.MAX_RETRY_WAIT_MS);
-		expect(transport.retryAfterMs('soon', now)).toBeUndefined();
-		expect(transport.retryAfterMs('', now)).toBeUndefined();
-		expect(transport.retryAfterMs(undefined, now)).toBeUndefined();
+	it('parses Retry-After: seconds, dates (against the answer\'s Date, else n8n\'s clock), past dates, garbage; a long one as asked', () => {
+		const clock = () => Date.parse('2026-03-01T12:00:00.000Z');
+		const read = (header: string | undefined, date?: string) => transport.retryAfterMs(header, date, clock);
+		expect(read('2')).toBe(2000);
+		expect(read(' 0 ')).toBe(0);
+		expect(read('1.5')).toBe(1500);
+		expect(read('Sun, 01 Mar 2026 12:00:05 GMT')).toBe(5000);
+		expect(read('Sun, 01 Mar 2026 12:00:05 GMT', 'Sun, 01 Mar 2026 11:00:03 GMT')).toBe(3_602_000);
+		expect(read('Sun, 01 Mar 2026 11:00:00 GMT')).toBe(0);
+		expect(read('-3')).toBe(0);
+		// Asked as is: Max Retries bounds what the transport waits (MAX_RETRY_WAIT_MS for each retry).
+		expect(read('86400')).toBe(86_400_000);
+		expect(read('soon')).toBeUndefined();
+		expect(read('')).toBeUndefined();
+		expect(read(undefined)).toBeUndefined();
 		expect(transport.MAX_RETRY_WAIT_MS).toBe(30_000);
 	});
 

@@ -5,7 +5,7 @@ import { Lane, setLane } from '../transport/gate';
 import type { ItemKey, Outcome } from '../transport/items';
 import { ALONE, INDEPENDENT, runItems } from '../transport/items';
 import { strictInteger } from '../transport/numbers';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY } from '../transport/concurrency';
 import { ItemEffects, setItemEffects } from '../transport/stoppedRun';
 import type { OperationDef } from './types';
 import { NO_RECORD } from './types';
@@ -72,7 +72,7 @@ export async function runSideBySide<T>(ctx: ApiContext, plan: SideBySide<T>): Pr
 		count: plan.count,
 		keyOf: plan.keyOf,
 		// Auto: twice what the credential's window lets be in flight, so that it sees the demand.
-		limit: () => plan.fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.pacer.window)),
+		limit: () => plan.fixed ?? 2 * Math.max(1, ...[...lane.gates].map((gate) => gate.window)),
 		run: plan.run,
 		stopOnFailure: plan.stopOnFailure,
 		onStop: (i) => lane.stop(i),

@@ -14,7 +14,7 @@ import type { FileItem } from '../fields/types';
 import { checkBoolean, checkOneOf } from '../fields/validation';
 import { fieldError } from '../transport/errors';
 import { strictInteger, wholeNumberOption } from '../transport/numbers';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from '../transport/concurrency';
 
 /**
  * What a list operation does with the walk (paging/walk.ts): its fields (Output, Return All /

@@ -47,7 +47,7 @@ export interface ListRequest extends Omit<ApiRequest, 'qs'> {
 	limit?: number;
 	pageSize?: number;
 	/**
-	 * Pages in flight: 0 or undefined follows the credential's automatic window (transport/pacer.ts)
+	 * Pages in flight: 0 or undefined follows the credential's automatic window (transport/gate.ts)
 	 * and reads up to twice as many pages ahead, at most `autoMax` (the file outputs' memory bound);
 	 * N is fixed (1 = one after another).
 	 */

@@ -6,15 +6,23 @@ import { sleep, sleepWithAbort } from 'n8n-workflow';
 import { BoundedStore } from './boundedStore';
 import type { ApiContext } from './credentials';
 import { runCache, runCacheSet } from './cache';
-import { Pacer } from './pacer';
+import { Concurrency } from './concurrency';
+import { monotonic, Pause } from './pause';
+import { Rate } from './rate';
+import type { AttemptEvent } from './retry';
 
 /**
  * Where every request waits for its turn (transport.ts): one Gate per platform and credential in
  * the n8n process, shared by every list and per-item run of that credential, so that two runs at
- * once see the platform's limit together. A Gate holds the Pacer (the automatic window, pauses,
- * the measured rate) and counts the requests in flight. A Lane is one run's view of it: a fixed
- * Max Concurrent Requests of its own, and where a failed run stops sending.
+ * once see the platform's limit together. A Gate holds the window's three parts (docs/pagination.md,
+ * "The window: pause, rate, concurrency"): the Pause a platform asked for, the Rate it allows and
+ * the automatic Concurrency, and counts the automatic requests in flight. A Lane is one run's view
+ * of it: a fixed Max Concurrent Requests of its own, counted against that bound only (it never holds
+ * back nor shrinks the automatic window), and where a failed run stops sending.
  */
+
+/** Failures that say nothing of the platform's load: the answer was too large or badly encoded, or the run was cancelled. */
+const NOT_FAULTS = new Set(['BODY_TOO_LARGE', 'BAD_ENCODING', 'ERR_CANCELED']);
 
 /** A request that was never sent: an earlier item of the run failed and the run stops. */
 export class NotSent extends Error {
@@ -51,8 +59,8 @@ export class Lane {
 
 	/** Waits `ms` (monotonic) before a retry of item `item`; a stop that covers the item ends the wait with NotSent. */
 	async pause(item: number, ms: number): Promise<void> {
-		const end = performance.now() + ms;
-		for (let left = ms; left > 0; left = end - performance.now()) {
+		const end = monotonic() + ms;
+		for (let left = ms; left > 0; left = end - monotonic()) {
 			this.check(item);
 			// One controller per wait: sleepWithAbort leaves its listener on the signal.
 			const wake = new AbortController();
@@ -80,16 +88,29 @@ interface Waiter {
 }
 
 export class Gate {
-	readonly pacer = new Pacer();
+	readonly pause = new Pause();
+	readonly rate = new Rate();
+	readonly concurrency = new Concurrency();
+	/** Requests of the automatic window in flight (a fixed lane's are counted in its lane only). */
 	inFlight = 0;
 	private readonly waiters: Waiter[] = [];
 	private waking = false;
+
+	/** Requests the automatic window lets be in flight now. */
+	get window(): number {
+		return Math.floor(this.concurrency.limit);
+	}
+
+	/** Milliseconds a new request must wait: the pause, else the rate's next token; 0: none. */
+	waitMs(now = monotonic()): number {
+		return this.pause.left(now) || this.rate.waitMs(now);
+	}
 
 	/** Waits until a request of `lane` (for item `item`) may be sent; NotSent when its run stopped before it. */
 	async acquire(lane: Lane, item = -1): Promise<void> {
 		if (lane !== FREE) lane.gates.add(this);
 		if (item > lane.stopAfter) throw new NotSent();
-		if (this.waiters.length === 0 && this.pacer.waitMs() <= 0 && this.fits(lane)) {
+		if (this.waiters.length === 0 && this.waitMs() <= 0 && this.fits(lane)) {
 			this.admit(lane);
 			return;
 		}
@@ -101,19 +122,48 @@ export class Gate {
 
 	/**
 	 * A request of `lane` that holds its slot sends again (a retry) after `waitMs` (its Retry-After or
-	 * backoff) and the pause, with a token of the rate like any start; NotSent when its run stopped before it.
+	 * backoff) and the pause, with a token of the rate like any start. False, at once, when the pause
+	 * ends after `until` (the time its Max Retries allow); NotSent when its run stopped before it.
 	 */
-	async again(lane: Lane, item = -1, waitMs = 0): Promise<void> {
+	async again(lane: Lane, item = -1, waitMs = 0, until = Infinity): Promise<boolean> {
 		await lane.pause(item, waitMs);
-		for (let wait = this.pacer.waitMs(); wait > 0; wait = this.pacer.waitMs()) await lane.pause(item, wait);
-		this.pacer.started(this.inFlight - 1);
+		for (let now = monotonic(), wait = this.waitMs(now); wait > 0; now = monotonic(), wait = this.waitMs(now)) {
+			if (now + this.pause.left(now) > until) return false;
+			await lane.pause(item, wait);
+		}
+		this.rate.take(monotonic());
+		return true;
 	}
 
 	/** A request of `lane` ended (its answer read, or its last attempt failed). */
 	release(lane: Lane): void {
-		this.pacer.inFlight = --this.inFlight;
+		if (lane.fixed === undefined) this.inFlight--;
 		lane.inFlight--;
 		this.pump();
+	}
+
+	/**
+	 * The transport's report of one attempt of a request of `lane`, of kind `kind` (method and path
+	 * template): each part learns what it is told. A fixed lane's answers and drops never move the
+	 * automatic window; its refusals still tell the platform's pause and rate.
+	 */
+	observe(event: AttemptEvent, kind: string, lane: Lane): void {
+		const now = monotonic();
+		const sentAt = now - event.ms;
+		const status = event.status;
+		if ((status === 429 || status === 503) && event.retryInMs !== undefined) this.pause.hold(event.retryInMs, now);
+		const auto = lane.fixed === undefined;
+		if (status !== undefined && status >= 200 && status < 300) {
+			this.rate.succeeded(sentAt, now);
+			if (auto) this.concurrency.answered(Math.max(1, event.ms), kind, sentAt, now, this.inFlight);
+			return;
+		}
+		// A Retry-After under a second is a momentary refusal; a longer one, or none, speaks of a rate.
+		const momentary = event.retryAfter === true && (event.retryInMs ?? 0) < 1000;
+		if (status === 429 && !momentary && this.rate.refused(sentAt, now)) return;
+		const drop = status === undefined ? event.code !== undefined && !NOT_FAULTS.has(event.code) : status === 429 || status >= 500;
+		// A 503 or 429 says the platform cannot take this many; a 5xx or a reset may be one fault of many.
+		if (drop && auto) this.concurrency.dropped(sentAt, now, status === 503 || status === 429);
 	}
 
 	/** Lets waiting requests go, in the order they came, as far as the window, the pause and the rate allow. */
@@ -125,7 +175,7 @@ export class Gate {
 				waiter.reject(new NotSent());
 				continue;
 			}
-			const wait = this.pacer.waitMs();
+			const wait = this.waitMs();
 			if (wait > 0) return this.wakeIn(wait);
 			if (!this.fits(waiter.lane)) {
 				k++;
@@ -139,15 +189,15 @@ export class Gate {
 
 	private fits(lane: Lane): boolean {
 		if (lane.fixed !== undefined) return lane.inFlight < lane.fixed;
-		if (this.inFlight < this.pacer.window) return true;
+		if (this.inFlight < this.window) return true;
 		// A request waited for a slot: a wider window could serve it.
-		this.pacer.used = true;
+		this.concurrency.waited = true;
 		return false;
 	}
 
 	private admit(lane: Lane): void {
-		this.pacer.started(this.inFlight);
-		this.pacer.inFlight = ++this.inFlight;
+		this.rate.take(monotonic());
+		if (lane.fixed === undefined) this.inFlight++;
 		lane.inFlight++;
 	}
 

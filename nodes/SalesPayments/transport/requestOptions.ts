@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { runCache } from './cache';
 import type { ApiContext } from './credentials';
 import { wholeNumberOption } from './numbers';
-import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from './pacer';
+import { AUTO_CONCURRENCY, MAX_CONCURRENCY, NETWORK_MAX_CONCURRENCY } from './concurrency';
 
 /** Timeout and retries of one item's requests (its Request Options). */
 export interface RequestSettings {
@@ -43,7 +43,7 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
 			description:
-				'How often to repeat a request refused with 429 (rate limit), or, for reads only, one that failed with 502/503/504, a dropped connection or the timeout. Writes such as charges and redemptions are never repeated once the platform may have processed them.',
+				'How often to repeat a request refused with 429 (rate limit), or, for reads only, one that failed with 502/503/504, a dropped connection or the timeout. The retries wait what the platform asks (Retry-After), 30 s per retry at most in all (3: 90 s); a longer wait fails at once, saying so. Writes such as charges and redemptions are never repeated once the platform may have processed them.',
 		},
 		{
 			displayName: 'Max Concurrent Requests',

@@ -1,9 +1,11 @@
+import { monotonic } from './pause';
+
 /**
  * What may be repeated, and when: the transport's retry policy. Writes are never repeated once
- * the platform may have processed them.
+ * the platform may have processed them; Max Retries bounds a request's attempts and their waits.
  */
 
-/** Longest wait the transport accepts from a Retry-After header. */
+/** The wait each of Max Retries allows: a request's retries wait at most Max Retries times this in all. */
 export const MAX_RETRY_WAIT_MS = 30_000;
 /** Backoff of the first retry (half of it at least), doubled per attempt up to MAX_BACKOFF_MS. */
 export const BACKOFF_BASE_MS = 200;
@@ -79,20 +81,6 @@ export function networkFacts(error: unknown): FailureFacts {
 	return {};
 }
 
-/** Parses Retry-After (delay in seconds, or an HTTP date) into milliseconds from `now`, capped. */
-export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
-	if (header === undefined || header.trim() === '') return undefined;
-	const text = header.trim();
-	let ms: number;
-	if (/^-?\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
-	else {
-		const at = Date.parse(text);
-		if (Number.isNaN(at)) return undefined;
-		ms = at - now;
-	}
-	return Math.round(Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS));
-}
-
 /**
  * Exponential backoff with jitter: attempt 0 waits 100-200 ms, attempt 1 200-400 ms, then
  * 400-800 ms ..., never more than 8 s. The random half spreads out clients that failed together.
@@ -114,4 +102,40 @@ export function shouldRetry(facts: { status?: number; code?: string }, idempoten
 	if (!idempotent) return false;
 	if (facts.status !== undefined) return [500, 502, 503, 504].includes(facts.status);
 	return facts.code !== undefined && RETRYABLE_NETWORK_CODES.has(facts.code);
+}
+
+/**
+ * The waits of one request's retries: at most Max Retries x MAX_RETRY_WAIT_MS in all, the pause met
+ * at the gate included. A wait that does not fit is not made: the request fails with its refusal.
+ */
+export class Waits {
+	constructor(
+		private readonly budget: number,
+		private spent: number,
+	) {}
+
+	/** Whether a wait of `ms` fits in what is left. */
+	fits(ms: number): boolean {
+		return this.spent + ms <= this.budget;
+	}
+
+	/** Runs `again` (the backoff or Retry-After, then the gate's pause, until the budget's end) and counts its time: false when that pause ends later. */
+	async wait(again: (until: number) => Promise<boolean>): Promise<boolean> {
+		const start = monotonic();
+		const resent = await again(start + this.budget - this.spent);
+		this.spent += monotonic() - start;
+		return resent;
+	}
+
+	/** Words for a refusal not tried again because its wait did not fit. */
+	static note(maxRetries: number, asked: number | undefined): string {
+		const what = asked === undefined ? 'The retries' : `The platform asked to wait ${Math.ceil(asked / 1000)} s before trying again (Retry-After), and the retries`;
+		return ` ${what} may wait ${(maxRetries * MAX_RETRY_WAIT_MS) / 1000} s in all (Request Options › Max Retries ${maxRetries}, ${MAX_RETRY_WAIT_MS / 1000} s each): it was not tried again.`;
+	}
+}
+
+/** The error with `note` added to its description. */
+export function noted<E extends { description?: string | null }>(error: E, note: string): E {
+	error.description = `${error.description ?? ''}${note}`;
+	return error;
 }

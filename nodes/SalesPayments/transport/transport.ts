@@ -10,12 +10,13 @@ import type { PathValue } from './paths';
 import { buildPath } from './paths';
 import type { Gate, Lane } from './gate';
 import { gateOf, laneOf } from './gate';
+import { monotonic, retryAfterMs } from './pause';
 import type { RequestSettings } from './requestOptions';
 import { getRequestSettings } from './requestOptions';
 import type { RequestFacts } from './responses';
 import { encodingError, failureError, parseBody, redact, redirectError, successData, tooLargeError } from './responses';
 import type { AttemptEvent, FailureFacts } from './retry';
-import { backoffMs, DEADLINE, networkFacts, retryAfterMs, shouldRetry } from './retry';
+import { backoffMs, DEADLINE, MAX_RETRY_WAIT_MS, networkFacts, noted, shouldRetry, Waits } from './retry';
 import { itemEffectsOf } from './stoppedRun';
 
 export type { ApiContext } from './credentials';
@@ -137,13 +138,15 @@ export async function apiRequest(this: ApiContext, req: ApiRequest): Promise<IDa
 	// What the platform did with this item, for the error of a run that stops (stoppedRun.ts).
 	const effects = itemEffectsOf(this);
 	const observe = (event: AttemptEvent) => {
-		gate.pacer.observe(event, kind);
+		gate.observe(event, kind, lane);
 		effects?.note(req.itemIndex, event, write);
 		req.observe?.(event);
 	};
+	// Max Retries bounds the time a request waits too: the pause it meets at the gate counts.
+	const paused = gate.pause.left(monotonic());
 	await gate.acquire(lane, req.itemIndex);
 	try {
-		return await attempts.call(this, req, { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate, lane });
+		return await attempts.call(this, req, { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate, lane, paused });
 	} finally {
 		gate.release(lane);
 	}
@@ -162,11 +165,14 @@ interface Prepared {
 	observe: (event: AttemptEvent) => void;
 	gate: Gate;
 	lane: Lane;
+	/** Milliseconds of pause the request met before its first attempt. */
+	paused: number;
 }
 
 /** The attempts of one request (at most Max Retries + 1), its redirects within the origin, and its answer read. */
 async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise<IDataObject> {
 	const { path, credentials, credentialType, settings, service, headers, idempotent, facts, reuse, observe, gate, lane } = p;
+	const waits = new Waits(settings.maxRetries * MAX_RETRY_WAIT_MS, p.paused);
 	let url = `${service.base}${path}`;
 	let qs = req.qs;
 	let redirects = 0;
@@ -175,7 +181,7 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 		lane.check(req.itemIndex);
 		let response: { body: unknown; headers?: Record<string, unknown>; statusCode: number };
 		const deadline = AbortSignal.timeout(settings.timeout);
-		const sentAt = Date.now();
+		const sentAt = monotonic();
 		try {
 			// Statuses are read from the response rather than from a thrown error: n8n's wrapper
 			// keeps neither the response headers (Retry-After, Location) nor the body of a failed request.
@@ -204,12 +210,12 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 			response.body = await readBody(response.body, deadline);
 		} catch (error) {
 			if (error instanceof BodyTooLarge) {
-				observe({ code: 'BODY_TOO_LARGE', ms: Date.now() - sentAt });
+				observe({ code: 'BODY_TOO_LARGE', ms: monotonic() - sentAt });
 				throw tooLargeError(this, facts, MAX_BODY_BYTES);
 			}
 			// n8n's client fails before it hands over the answer (a bare zlib error, no headers).
 			if (isDecompressionFailure(error)) {
-				observe({ code: 'BAD_ENCODING', ms: Date.now() - sentAt });
+				observe({ code: 'BAD_ENCODING', ms: monotonic() - sentAt });
 				throw encodingError(this, facts, redact((error as Error).message ?? '', credentials, req.secrets));
 			}
 			// A timeout only when the deadline cut the request: an answer that failed otherwise says so.
@@ -222,14 +228,19 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 					itemIndex: req.itemIndex,
 				});
 			}
+			const ms = monotonic() - sentAt;
 			if (attempt < settings.maxRetries && failure.code !== 'ERR_CANCELED' && shouldRetry(failure, idempotent)) {
 				const wait = backoffMs(attempt);
-				observe({ code: failure.code, ms: Date.now() - sentAt, retryInMs: wait });
+				if (!waits.fits(wait)) {
+					observe({ code: failure.code, ms });
+					throw noted(failureError(this, failure, facts, settings.timeout, credentials, attempt + 1), Waits.note(settings.maxRetries, undefined));
+				}
+				observe({ code: failure.code, ms, retryInMs: wait });
 				attempt++;
-				await gate.again(lane, req.itemIndex, wait);
-				continue;
+				if (await waits.wait(async (until) => await gate.again(lane, req.itemIndex, wait, until))) continue;
+				throw noted(failureError(this, failure, facts, settings.timeout, credentials, attempt), Waits.note(settings.maxRetries, undefined));
 			}
-			observe({ code: failure.code, ms: Date.now() - sentAt });
+			observe({ code: failure.code, ms });
 			throw failureError(this, failure, facts, settings.timeout, credentials, attempt + 1);
 		}
 		const status = response.statusCode;
@@ -243,7 +254,7 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 				refusal = `An HTTP ${status} would turn this ${req.method} into a GET, so it was not repeated.`;
 			} else if (redirects >= MAX_REDIRECTS) refusal = `More than ${MAX_REDIRECTS} redirects in a row.`;
 			if (refusal !== undefined) {
-				observe({ status, ms: Date.now() - sentAt });
+				observe({ status, ms: monotonic() - sentAt });
 				throw redirectError(this, status, targetOrigin ?? (target ? target.href : undefined), service.origin, facts, refusal);
 			}
 			// Same origin: follow it (its query replaces ours; the body goes along on 307/308).
@@ -254,7 +265,7 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 		}
 		if (status >= 200 && status < 300) {
 			const date = response.headers?.date;
-			observe({ status, ms: Date.now() - sentAt, ...(typeof date === 'string' ? { date } : {}) });
+			observe({ status, ms: monotonic() - sentAt, ...(typeof date === 'string' ? { date } : {}) });
 			return successData(this, status, response.body, { ...facts, open: req.open, raw: req.raw }, credentials);
 		}
 		const retryAfter = response.headers?.['retry-after'];
@@ -263,15 +274,21 @@ async function attempts(this: ApiContext, req: ApiRequest, p: Prepared): Promise
 			body: parseBody(response.body).value,
 			retryAfter: retryAfter === undefined || retryAfter === null ? undefined : String(retryAfter),
 		};
+		const ms = monotonic() - sentAt;
 		if (attempt < settings.maxRetries && shouldRetry(failure, idempotent)) {
-			const asked = retryAfterMs(failure.retryAfter);
+			const date = response.headers?.date;
+			const asked = retryAfterMs(failure.retryAfter, typeof date === 'string' ? date : undefined, Date.now);
 			const wait = asked ?? backoffMs(attempt);
-			observe({ status, ms: Date.now() - sentAt, retryInMs: wait, retryAfter: asked !== undefined });
-			attempt++;
-			await gate.again(lane, req.itemIndex, wait);
-			continue;
+			if (waits.fits(wait)) {
+				observe({ status, ms, retryInMs: wait, retryAfter: asked !== undefined });
+				attempt++;
+				if (await waits.wait(async (until) => await gate.again(lane, req.itemIndex, wait, until))) continue;
+				throw noted(failureError(this, failure, facts, settings.timeout, credentials, attempt), Waits.note(settings.maxRetries, undefined));
+			}
+			observe({ status, ms });
+			throw noted(failureError(this, failure, facts, settings.timeout, credentials, attempt + 1), Waits.note(settings.maxRetries, asked));
 		}
-		observe({ status, ms: Date.now() - sentAt });
+		observe({ status, ms });
 		throw failureError(this, failure, facts, settings.timeout, credentials, attempt + 1);
 	}
 }

@@ -48,6 +48,10 @@ export interface ListSpec {
 	 * Get (`read`) or Customer › Create (`write`); `expected` is the number of items.
 	 */
 	perItem?: { op: PerItemOp; items: number };
+	/** Per item, node: no warm-up, nothing learned before the measured run (the first run of a fresh n8n process). */
+	fresh?: boolean;
+	/** Per item, node: first (unmeasured) the same number of items of this operation, same credential and process. */
+	after?: PerItemOp;
 }
 
 export type PerItemOp = 'read' | 'write';
@@ -218,10 +222,12 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
 
 async function runListCase(spec: ListSpec): Promise<ListResult> {
 	const defaultPageSize = defaultPageSizeOf(spec.packageDir ?? REPO_DIR);
-	// Warm-up (module loading, JIT) outside the measurement: one request.
-	if (spec.client === 'node') await nodeList(spec, defaultPageSize, 10);
-	else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
+	// Warm-up (module loading, JIT) outside the measurement: one request (none for a fresh process' first run).
+	if (spec.client === 'node') {
+		if (!spec.fresh) await nodeList(spec, defaultPageSize, 10);
+	} else if (spec.client === 'floor') await floorList({ ...spec, pageSize: 10 }, 1);
 	else await anchorList({ ...spec, pageSize: 10, ...(spec.perItem ? { perItem: { ...spec.perItem, items: 1 } } : {}) }, spec.client, 1);
+	if (spec.client === 'node' && spec.perItem && spec.after) await nodePerItem(spec, { op: spec.after, items: spec.perItem.items });
 	let error: string | undefined;
 	const profiler = spec.profile ? await startProfile() : undefined;
 	const { value, memory, wallMs, cpuMs } = await measureMemory(async () => {

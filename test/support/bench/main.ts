@@ -267,7 +267,8 @@ async function main(): Promise<void> {
 				log,
 				...(against ? { against } : {}),
 				...(option('--rtt') ? { rtts: String(option('--rtt')).split(',').map(Number) } : {}),
-				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'rate' | 'overload' | 'faults'> } : {}),
+				...(option('--part') ? { parts: String(option('--part')).split(',') as Array<'lists' | 'platforms' | 'items' | 'short' | 'rate' | 'overload' | 'faults'> } : {}),
+				...(profileDir ? { profileDir: path.resolve(profileDir) } : {}),
 			});
 		if (option('--only') === 'network') {
 			const results = await network();

@@ -37,7 +37,7 @@ import type { PageServer } from './pages';
 import type { CaseDef, Measured, Platform } from './rounds';
 import { runGroup } from './rounds';
 import type { PerItemRow } from './perItem';
-import { measurePerItem, perItemMarkdown } from './perItem';
+import { measurePerItem, measureShortRuns, perItemMarkdown } from './perItem';
 import type { NetContext, PlatformPart, PlatformRow } from './platforms';
 import { FAULT_PAGE_SIZE, measurePlatforms, platformMarkdown } from './platforms';
 import { MOVEMENTS } from './settings';
@@ -251,8 +251,10 @@ export async function startTlsFront(pages: PageServer, key: Buffer, cert: Buffer
  */
 export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clearCounters' | 'window'> & {
 	rtts?: number[];
-	/** Which parts: the lists at each RTT, the difficult platforms (or one of them: rate, overload, faults), the per-item cases (default: all). */
-	parts?: Array<'lists' | 'platforms' | 'items' | PlatformPart>;
+	/** Which parts: the lists at each RTT, the difficult platforms (or one of them: rate, overload, faults), the per-item cases and the short runs, or the short runs alone (default: all). */
+	parts?: Array<'lists' | 'platforms' | 'items' | 'short' | PlatformPart>;
+	/** --profile: a CPU profile of each list case's measured work (the last round's) in this folder. */
+	profileDir?: string;
 }): Promise<NetworkResults> {
 	const parts = options.parts ?? ['lists', 'platforms', 'items'];
 	const platformParts = (['rate', 'overload', 'faults'] as const).filter((p) => parts.includes('platforms') || parts.includes(p));
@@ -307,7 +309,7 @@ export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clear
 				{ id: `network-${rtt}/keepAlive-8`, scenario, settings: `${CONTENDER_CONCURRENCY} kept-alive https connections`, spec: spec('keepAlive', { concurrency: CONTENDER_CONCURRENCY }) },
 			];
 			log(`network, RTT ${rtt} ms (${proxy.url}): ${cases.map((c) => c.id).join(', ')} x ${options.repeats} rounds`);
-			const measured = await runGroup(cases, options.repeats, env, platform, { latencyMs: rtt }, log);
+			const measured = await runGroup(cases, options.repeats, env, platform, { latencyMs: rtt, ...(options.profileDir ? { profileDir: options.profileDir } : {}) }, log);
 			rows.push(...rowsOf(rtt, cases, measured));
 		}
 		const net: NetContext = {
@@ -327,7 +329,9 @@ export async function measureNetwork(options: Omit<NetContext, 'setRtt' | 'clear
 			if (platformParts.includes('faults')) await pages.render(FAULT_PAGE_SIZE, MOVEMENTS);
 			platforms = await measurePlatforms(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0), platformParts);
 		}
-		const items = parts.includes('items') ? await measurePerItem(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0)) : undefined;
+		const perItemRows = parts.includes('items') ? await measurePerItem(net, (options.rtts ?? [20, 200]).filter((rtt) => rtt > 0)) : [];
+		const shortRows = parts.includes('items') || parts.includes('short') ? await measureShortRuns(net) : [];
+		const items = parts.includes('items') || parts.includes('short') ? [...perItemRows, ...shortRows] : undefined;
 		log(`network: TLS ${[...front.counts.protocols].join(', ')}`);
 		return {
 			rows,

@@ -43,6 +43,24 @@ export interface PerItemRow {
 	load: number;
 }
 
+/** A per-item case: `count` items of `op` for `client`. */
+function itemSpec(net: NetContext, client: Client, op: PerItemOp, count: number, extra: Partial<ListSpec>): ListSpec {
+	return { kind: 'list', client, target: net.target, pageSize: 1, expected: count, ...net.request, perItem: { op, items: count }, ...extra };
+}
+
+/** The pre-rendered pages, plain (no limit, no fault), counting the largest window. */
+function plainPlatform(net: NetContext): Platform {
+	return {
+		clear: () => {
+			net.pages.mode = { kind: 'plain' };
+			net.pages.clear();
+			net.clearCounters();
+		},
+		statuses: () => net.pages.statuses,
+		counters: () => ({ window: net.window() }),
+	};
+}
+
 export async function measurePerItem(net: NetContext, rtts: number[]): Promise<PerItemRow[]> {
 	const rows: PerItemRow[] = [];
 	for (const rtt of rtts) {
@@ -50,16 +68,7 @@ export async function measurePerItem(net: NetContext, rtts: number[]): Promise<P
 			for (const items of PER_ITEM_COUNTS) {
 				net.setRtt(rtt);
 				const bounded = Math.min(items, SEQUENTIAL_ITEMS[rtt] ?? items);
-				const spec = (client: Client, extra: Partial<ListSpec> = {}, count = items): ListSpec => ({
-					kind: 'list',
-					client,
-					target: net.target,
-					pageSize: 1,
-					expected: count,
-					...net.request,
-					perItem: { op, items: count },
-					...extra,
-				});
+				const spec = (client: Client, extra: Partial<ListSpec> = {}, count = items) => itemSpec(net, client, op, count, extra);
 				const prefix = `items-${op}-${items}-${rtt}`;
 				const cases: CaseDef[] = [
 					{ id: `${prefix}/node-default`, scenario: prefix, settings: 'the package, defaults (auto)', spec: spec('node') },
@@ -70,15 +79,7 @@ export async function measurePerItem(net: NetContext, rtts: number[]): Promise<P
 					{ id: `${prefix}/helperLoop-8`, scenario: prefix, settings: `helper, ${CONTENDER_CONCURRENCY} items at a time`, spec: spec('helperLoop', { concurrency: CONTENDER_CONCURRENCY }) },
 					{ id: `${prefix}/keepAlive-8`, scenario: prefix, settings: `${CONTENDER_CONCURRENCY} kept-alive https connections`, spec: spec('keepAlive', { concurrency: CONTENDER_CONCURRENCY }) },
 				];
-				const platform: Platform = {
-					clear: () => {
-						net.pages.mode = { kind: 'plain' };
-						net.pages.clear();
-						net.clearCounters();
-					},
-					statuses: () => net.pages.statuses,
-					counters: () => ({ window: net.window() }),
-				};
+				const platform = plainPlatform(net);
 				net.log(`per item, ${op} ${items} items, RTT ${rtt} ms: ${cases.map((c) => c.id).join(', ')} x ${net.repeats} rounds`);
 				const measured = await runGroup(cases, net.repeats, net.env, platform, { latencyMs: rtt }, net.log);
 				const reference = measured.find((m) => m.id.endsWith('/keepAlive-8'))?.digest;
@@ -117,8 +118,65 @@ export async function measurePerItem(net: NetContext, rtts: number[]): Promise<P
 	return rows;
 }
 
+/** Items of a short run (issue 51): a real batch, where the window's ramp shows. */
+export const SHORT_ITEMS = 100;
+const SHORT_RTT = 200;
+
+/**
+ * Short runs (issue 51): 100 items at 200 ms, each paying new connections, as the first run of a fresh
+ * process (no warm-up: the package's code is loaded and compiled in the run, nothing is learned before
+ * it) and, for the writes, right after 100 reads of the same credential in that process; against n8n's
+ * helper 8 at a time (and, with `--against`, that build).
+ */
+export async function measureShortRuns(net: NetContext): Promise<PerItemRow[]> {
+	const rows: PerItemRow[] = [];
+	net.setRtt(SHORT_RTT);
+	for (const op of ['read', 'write'] as const) {
+		const spec = (client: Client, extra: Partial<ListSpec> = {}) => itemSpec(net, client, op, SHORT_ITEMS, extra);
+		const prefix = `short-${op}-${SHORT_ITEMS}-${SHORT_RTT}`;
+		const node = (id: string, label: string, extra: Partial<ListSpec>) => [
+			{ id: `${prefix}/node-${id}`, scenario: prefix, settings: `the package, ${label}`, spec: spec('node', extra) },
+			...(net.against ? [{ id: `${prefix}/against-${id}`, scenario: prefix, settings: `the package at ${net.against.label}, ${label}`, spec: spec('node', { ...extra, packageDir: net.against.dir }) }] : []),
+		];
+		const cases: CaseDef[] = [
+			...node('fresh', 'a fresh process', { fresh: true }),
+			...(op === 'write' ? node('after-reads', `right after ${SHORT_ITEMS} reads of the credential`, { fresh: true, after: 'read' }) : []),
+			{ id: `${prefix}/helperLoop-8`, scenario: prefix, settings: `helper, ${CONTENDER_CONCURRENCY} items at a time`, spec: spec('helperLoop', { concurrency: CONTENDER_CONCURRENCY }) },
+		];
+		const platform = plainPlatform(net);
+		net.log(`short runs, ${op} ${SHORT_ITEMS} items, RTT ${SHORT_RTT} ms: ${cases.map((c) => c.id).join(', ')} x ${net.repeats} rounds`);
+		const measured = await runGroup(cases, net.repeats, net.env, platform, { latencyMs: SHORT_RTT }, net.log);
+		const reference = measured.find((m) => m.id.endsWith('/helperLoop-8'));
+		for (const m of measured) {
+			rows.push({
+				id: m.id,
+				op,
+				items: SHORT_ITEMS,
+				rttMs: SHORT_RTT,
+				label: m.settings,
+				runs: m.runs,
+				ran: SHORT_ITEMS,
+				wallMs: m.wallMs,
+				runsMs: m.runsMs,
+				wholeMs: m.wallMs,
+				cpuMs: m.cpuMs,
+				window: m.counters?.window ?? 0,
+				errors: m.errors,
+				sameRecords: m.errors === 0 && m.digest === reference?.digest,
+				...(reference ? { vsHelper8: round(m.wallMs / reference.wallMs) } : {}),
+				load: round(os.loadavg()[0]),
+			});
+		}
+	}
+	return rows;
+}
+
 export function perItemTargets(rows: PerItemRow[]): Array<{ name: string; goal: string; measured: string; met: boolean }> {
 	const out: Array<{ name: string; goal: string; measured: string; met: boolean }> = [];
+	for (const r of rows.filter((x) => x.id.startsWith('short-') && x.id.includes('/node-'))) {
+		const met = (r.vsHelper8 ?? Infinity) <= 1.2;
+		out.push({ name: `Short run, ${r.op} ${r.items} items at ${r.rttMs} ms, ${r.label.replace('the package, ', '')}: / helper 8 at a time`, goal: '<= 1.2', measured: String(r.vsHelper8), met });
+	}
 	for (const r of rows.filter((x) => x.items === 1000 && x.id.endsWith('/node-default'))) {
 		const met = (r.vsHelper8 ?? Infinity) <= 1.5 && (r.vsSequential ?? Infinity) <= 0.2;
 		out.push({ name: `Per item, ${r.op} 1,000 items at ${r.rttMs} ms: / helper 8 at a time; / sequential loop`, goal: '<= 1.5; <= 0.2', measured: `${r.vsHelper8}; ${r.vsSequential}`, met });

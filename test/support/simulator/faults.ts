@@ -15,6 +15,12 @@ export interface FaultRule {
 	status?: number;
 	/** For `status` 429/503: the Retry-After header value (seconds or an HTTP date). */
 	retryAfter?: string;
+	/**
+	 * For `status` 429/503: refuse for this many ms of the platform's clock (`state.clock`, its Date
+	 * header) from the first refusal, every matching request until then, each with Retry-After as an
+	 * HTTP date at that instant (whole seconds, rounded up). The rule ends once the instant passed.
+	 */
+	refuseForMs?: number;
 	/** For `latency`: milliseconds added before answering. */
 	latencyMs?: number;
 	/** For `latency`: milliseconds more for each other API request in flight when this one arrives (a platform that slows under load). */
@@ -64,6 +70,8 @@ export const MALFORMED_BODY = '{"statusCode":200,"data":{"docs":[{"id":';
 export interface FaultState extends FaultRule {
 	seen: number;
 	applied: number;
+	/** With `refuseForMs`: the platform's instant the refusals end (set by the first). */
+	refuseUntil?: number;
 }
 
 /** Whether a rule's `path` (or `bodyMatches`) matches: a substring, or a regular expression source. */
@@ -115,7 +123,7 @@ export class Faults {
 	 * rule (the first that hits), since a request can be answered only once. Every matching rule
 	 * counts the request in `seen`; only rules that fire count in `applied` and `counts`.
 	 */
-	pick(method: string, path: string, body?: unknown): FaultRule[] {
+	pick(method: string, path: string, body?: unknown, platformNow: () => number = () => Date.now()): FaultRule[] {
 		const fired: FaultRule[] = [];
 		let answered = false;
 		const bodyText = body === undefined ? '' : JSON.stringify(body);
@@ -126,6 +134,16 @@ export class Faults {
 			rule.seen++;
 			if (rule.times !== undefined && rule.applied >= rule.times) continue;
 			if (rule.kind !== 'latency' && answered) continue;
+			if (rule.refuseForMs !== undefined) {
+				const now = platformNow();
+				rule.refuseUntil ??= Math.ceil((now + rule.refuseForMs) / 1000) * 1000;
+				if (now >= rule.refuseUntil) continue;
+				answered = true;
+				rule.applied++;
+				this.counts[rule.kind]++;
+				fired.push({ ...rule, retryAfter: new Date(rule.refuseUntil).toUTCString() });
+				continue;
+			}
 			const hit =
 				(rule.nth?.includes(rule.seen) ?? false) ||
 				(rule.every !== undefined && rule.seen % rule.every === 0) ||

@@ -244,7 +244,7 @@ export class Simulator {
 			if (this.options.log) process.stderr.write(`[sim] ${method} ${url.pathname}${url.search}\n`);
 			const retryAfter = control ? undefined : this.rateLimit.take(headers['x-api-key'], url.pathname);
 			if (retryAfter !== undefined) return send(429, errorBody(429, 'Too many requests'), { 'retry-after': retryAfter });
-			const fired = control ? [] : this.faults.pick(method, url.pathname, record.body);
+			const fired = control ? [] : this.faults.pick(method, url.pathname, record.body, () => this.state.clock.now());
 			const loadOf = (f: FaultRule) => (f.aboveInFlight === undefined ? this.inFlight - 1 : Math.max(0, this.inFlight - f.aboveInFlight));
 			for (const f of fired) if (f.kind === 'latency') await delay((f.latencyMs ?? 20) + (f.perInFlightMs ?? 0) * loadOf(f));
 			const before = fired.find((f) => f.kind !== 'latency' && !f.afterProcessing);
