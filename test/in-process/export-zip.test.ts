@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The Excel file's ZIP (follow-up of issue 52), on the ZIP layer with crafted entry bytes:
  * - the compressor's own CRC-32 and size (the gzip trailer) are the entry's;
@@ -11,8 +11,9 @@
  *   unzipper cuts an entry of unknown size at the first signature) reads the workbook. Random bytes
  *   do not compress: DEFLATE stores them as they are, so a signature put in them is in the file.
  * - a buffer handed to the compressor is not written again before the compressor is done with it.
- * Whole exports through n8n-core: export-xlsx-size.test.ts (100,000 movements, held) and
- * export-xlsx-stream.test.ts (a sheet past the bound, streamed).
+ * - a workbook whose sheet passes the bound (lowered here) streams it and reads back whole.
+ * Whole exports through n8n-core: export-xlsx-size.test.ts (100,000 movements: 12 MB, held, read
+ * by exceljs's streaming reader; main's writer made it hang).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +30,7 @@ import { XlsxWriter } from '../../nodes/SalesPayments/files/xlsx';
 import { NS, workbookParts, XML_DECLARATION } from '../../nodes/SalesPayments/files/xlsxParts';
 import { SignatureScan, ZipWriter } from '../../nodes/SalesPayments/files/zip';
 import { unzipEntries } from '../support/helpers/ooxml';
-import { readXlsxStreaming, StreamingStalled } from '../support/helpers/xlsx';
+import { readXlsx, readXlsxStreaming, StreamingStalled } from '../support/helpers/xlsx';
 import { calcSheetsAsCsv, sofficeForTests } from '../support/libreoffice';
 import { n8nCacheDir } from '../support/n8n-install';
 
@@ -317,6 +318,25 @@ describe('a data descriptor\'s signature inside the compressed bytes', () => {
 		await writer.page([{ id: 'a' }], new Utf8Builder());
 		await writer.finish(new Utf8Builder());
 		expect(writer.summary()).not.toHaveProperty('streamingReadersNote');
+	});
+});
+
+describe('a workbook whose sheet passes the held bound', () => {
+	it('the sheet streams (flag bit 3, a data descriptor), the small parts are held; exceljs (whole and streaming) and the archive tests read every row, and nothing is noted', async () => {
+		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, holdBytes: 4096 });
+		const out = new Utf8Builder();
+		const records = Array.from({ length: 3000 }, (_, n) => ({ id: `mov-${n}`, type: n % 3 ? 'credit' : 'debit', valueInCents: (n * 7919) % 100_003, memo: `pedido ${(n * 2654435761) % 1_000_003}` }));
+		for (let at = 0; at < records.length; at += 500) await writer.page(records.slice(at, at + 500), out);
+		await writer.finish(out);
+		const file = Buffer.from(out.take());
+		const entries = entriesOf(file);
+		expect(entries.filter((entry) => entry.flags & 8).map((entry) => entry.name)).toEqual(['xl/worksheets/sheet1.xml']);
+		for (const entry of entries) expect(entry.descriptor ?? entry.local).toEqual({ crc: entry.central.crc, compressedSize: entry.central.compressedSize, size: entry.central.size });
+		expect(writer.summary()).not.toHaveProperty('streamingReadersNote');
+		const [sheet] = await readXlsx(file);
+		// (The last column, _extraFields, empty: every record has the first page's fields.)
+		expect(sheet.rows).toEqual([['id', 'type', 'valueInCents', 'memo', '_extraFields'], ...records.map((record) => [record.id, record.type, record.valueInCents, record.memo, undefined])]);
+		archiveTests(file);
 	});
 });
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Reads an .xlsx for the tests of Output › Excel File with exceljs (an independent, well-kept
  * reader; not the node's writer): each sheet's name, frozen rows, and rows of typed values (a
