@@ -340,6 +340,45 @@ describe('a workbook whose sheet passes the held bound', () => {
 	});
 });
 
+describe('a sheet foreseen past the held bound streams from its start', () => {
+	it('the ZIP: an entry expected past 10 times the bound streams (nothing held), one expected within it is held', async () => {
+		const zip = new ZipWriter({ holdBytes: 64 * 1024 });
+		const out = new Utf8Builder();
+		const content = randomBytes(20_000);
+		for (const [name, expected] of [['large.bin', 10 * 64 * 1024 + 1], ['small.bin', 10 * 64 * 1024]] as const) {
+			zip.begin(name);
+			zip.expect(expected);
+			await zip.data(content, out);
+			await zip.end(out);
+		}
+		zip.finish(out);
+		const file = Buffer.from(out.take());
+		expect(zip.streamed).toEqual(['large.bin']);
+		expect(entriesOf(file).map((entry) => [entry.name, entry.flags & 8])).toEqual([['large.bin', 8], ['small.bin', 0]]);
+		archiveTests(file);
+	});
+
+	it('the sheet: its first rows times the list\'s size (within a sheet\'s rows) foresee it; without a size it is held', async () => {
+		const records = Array.from({ length: 200 }, (_, n) => ({ id: `mov-${n}`, memo: `pedido ${n}` }));
+		const write = async (listSize?: number, maxRows?: number) => {
+			const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false, holdBytes: 64 * 1024, maxRows });
+			const out = new Utf8Builder();
+			await writer.page(records, out, listSize);
+			await writer.finish(out);
+			const file = Buffer.from(out.take());
+			const [sheet] = await readXlsx(file);
+			expect(sheet.rows.slice(1).map((row) => row[0])).toEqual(records.map((record) => record.id).slice(0, maxRows === undefined ? undefined : maxRows - 1));
+			return entriesOf(file).filter((entry) => entry.flags & 8).map((entry) => entry.name);
+		};
+		// About 60 bytes of XML a row: 200,000 rows foresee 12 MB, past 640 KiB.
+		expect(await write(200_000)).toEqual(['xl/worksheets/sheet1.xml']);
+		expect(await write(200)).toEqual([]);
+		expect(await write(undefined)).toEqual([]);
+		// A sheet holds at most maxRows: a list of 200,000 in sheets of 100 rows is no large sheet.
+		expect(await write(200_000, 100)).toEqual([]);
+	});
+});
+
 describe('the sheet\'s buffers', () => {
 	it('a slice handed to the compressor is not written again until the next one was handed over (a page ending on a slice\'s end)', async () => {
 		// What each write was handed, copied, checked when the next write or the end starts.

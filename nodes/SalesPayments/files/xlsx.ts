@@ -70,6 +70,10 @@ export class XlsxWriter {
 	/** The current sheet's XML not yet given to the ZIP, and the buffer of the page before (the compressor's until the next page is given). */
 	private xml = new Utf8Builder();
 	private given = new Utf8Builder();
+	/** Whether the current sheet's XML went to the ZIP yet. */
+	private sheetGiven = false;
+	/** The list's size as its pages say (page), if they do. */
+	private listSize?: number;
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
@@ -96,7 +100,8 @@ export class XlsxWriter {
 	 * Writes the next page of records (the sheet, its header first, on the first page) into the
 	 * sheet's XML, and the compressed bytes made so far into `out`.
 	 */
-	async page(records: IDataObject[], out: Utf8Builder): Promise<void> {
+	async page(records: IDataObject[], out: Utf8Builder, listSize?: number): Promise<void> {
+		this.listSize = listSize;
 		if (!this.layout.isStarted) {
 			this.start(this.layout.start(records), records);
 			this.openSheet(out);
@@ -183,6 +188,7 @@ export class XlsxWriter {
 		const n = this.sheets.length + 1;
 		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n, this.sheets));
 		this.zip.begin(`xl/worksheets/sheet${n}.xml`);
+		this.sheetGiven = false;
 		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}">${this.sheetHead(n, header)}<sheetData>`);
 		this.rowNumber = 1;
 		this.recordId = null;
@@ -212,6 +218,12 @@ export class XlsxWriter {
 	 */
 	private async count(out: Utf8Builder): Promise<void> {
 		if (this.xml.size === 0) return;
+		if (!this.sheetGiven && this.listSize !== undefined) {
+			// The sheet's size foreseen from its first rows: a large one streams from its start (zip.ts).
+			const rows = Math.max(1, this.rowNumber - 1);
+			this.zip.expect((this.xml.size / rows) * Math.min(this.listSize, this.maxRows));
+		}
+		this.sheetGiven = true;
 		const bytes = this.xml.take(true);
 		[this.xml, this.given] = [this.given, this.xml];
 		await this.zip.data(bytes, out);

@@ -22,6 +22,13 @@ export const ZIP_MAX_BYTES = 0xffffffff - 1024 * 1024;
 export const HOLD_BYTES = 16 * 1024 * 1024;
 
 /**
+ * An entry expected to pass this many times HOLD_BYTES before compression streams from its start
+ * (`expect`): DEFLATE makes a sheet's XML 4-8 times smaller (movements: 5.6), so such an entry
+ * cannot fit, and holding its first bytes would only add them to a large export's peak memory.
+ */
+const SURELY_LARGER = 10;
+
+/**
  * Held bytes given out per write once an entry streams (besides the new ones): its held bytes go
  * out over the next writes, so the output buffer never holds them all at once.
  */
@@ -64,6 +71,8 @@ interface Entry {
 	deflater: Deflater;
 	/** Streamed: the local header written with flag bit 3, CRC-32 and sizes in the data descriptor. */
 	streams: boolean;
+	/** The most compressed bytes held before it streams (0: it streams from its first). */
+	holdBytes: number;
 	/** Compressed bytes not given out yet (all of them while the entry is held), from `next` on. */
 	held: Uint8Array[];
 	next: number;
@@ -138,12 +147,22 @@ export class ZipWriter {
 			compressedSize: 0,
 			deflater: new Deflater(),
 			streams: false,
+			holdBytes: this.holdBytes,
 			held: [],
 			next: 0,
 			heldBytes: 0,
 			signature: new SignatureScan(),
 		};
 		this.count(30 + nameBytes.length);
+	}
+
+	/**
+	 * How many bytes the current entry is expected to hold before compression (a sheet: its rows so
+	 * far, by the list's size): one that surely passes the held bound streams from its start.
+	 */
+	expect(bytes: number): void {
+		const entry = this.currentEntry();
+		if (entry.heldBytes === 0 && bytes > SURELY_LARGER * this.holdBytes) entry.holdBytes = 0;
 	}
 
 	/**
@@ -158,8 +177,8 @@ export class ZipWriter {
 		entry.size += bytes.length;
 		await entry.deflater.write(bytes);
 		const made = this.hold(entry, entry.deflater.take());
-		if (!entry.streams && entry.heldBytes > this.holdBytes) {
-			// Too large to hold: the local header says the sizes follow the data.
+		if (!entry.streams && (entry.holdBytes === 0 || entry.heldBytes > entry.holdBytes)) {
+			// Too large to hold (or foreseen so: expect): the local header says the sizes follow the data.
 			entry.streams = true;
 			sink.appendBytes(this.localHeader(entry));
 		}
