@@ -10,6 +10,7 @@ import { HashedRecordSet } from './hashedRecords';
 import type { WindowsRead } from './oldestFirst';
 import { checkOldestFirst, oldestFirst } from './oldestFirst';
 import type { ListRequest } from '../paging/pages';
+import { readCount } from '../paging/totals';
 import { walk } from '../paging/walk';
 import { Reconciliation, totalsWithMoney } from './reconcile';
 import { Utf8Builder } from './utf8';
@@ -127,6 +128,12 @@ interface ExportJob {
 	totals: IDataObject;
 }
 
+/** The records the list holds, as a page's figures say (its count, within Limit), if they do. */
+function listSizeOf(job: ExportJob, summary: IDataObject): number | undefined {
+	const count = readCount(summary);
+	return count === undefined ? undefined : Math.min(count, job.req.limit ?? count);
+}
+
 /** The file's bytes, a page at a time. With `reuse`, every chunk shares one buffer: the consumer is done with one when it asks for the next. */
 async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolean): AsyncGenerator<Buffer> {
 	const { csv, xlsx, settings, shape } = job;
@@ -145,7 +152,8 @@ async function* fileChunks(ctx: IExecuteFunctions, job: ExportJob, reuse: boolea
 			job.records += records.length;
 			job.sums.add(records);
 			if (csv) csv.page(records, out);
-			else if (xlsx) await xlsx.page(records, out);
+			// The list's size, as its pages say: a sheet that cannot be held streams from its start (zip.ts).
+			else if (xlsx) await xlsx.page(records, out, listSizeOf(job, page.summary));
 			else for (const record of records) out.append(`${JSON.stringify(record)}\n`);
 			// The Excel file's compressor may have made nothing yet from a page.
 			if (out.size > 0) yield out.take(reuse);

@@ -4,7 +4,8 @@ import type { DateCells } from './cellDates';
 import { isDateField } from './cellDates';
 import type { ChosenColumn } from './table';
 import { TableLayout } from './table';
-import { asciiExcept, Utf8Builder } from './utf8';
+import { Utf8Builder } from './utf8';
+import { columnLetters, PLAIN_ASCII, xmlText } from './xlsxText';
 import { NS, sheetNameOf, STYLE_DATE_TIME, STYLE_DAY, STYLE_DECIMAL, STYLE_HEADER, workbookParts, XML_DECLARATION } from './xlsxParts';
 import { colsXml, columnWidths } from './xlsxWidths';
 import type { TooLargePart } from './zip';
@@ -46,6 +47,8 @@ export interface XlsxOptions {
 	maxRows?: number;
 	/** Most bytes of the file (tests lower it; default: the ZIP's 4 GiB). */
 	maxBytes?: number;
+	/** Most compressed bytes of a sheet held to write its sizes first (tests lower it; default: zip.ts HOLD_BYTES). */
+	holdBytes?: number;
 	/** Throws the caller's error when the file, or a sheet before compression, would pass the ZIP's limit (else ZipTooLarge). */
 	tooLarge?: (part: TooLargePart) => never;
 	now?: Date;
@@ -57,61 +60,6 @@ interface NamedCell {
 	field: string;
 }
 
-/** A1, B1, ..., Z1, AA1 ... : the column letters of index `n` (0-based). */
-export function columnLetters(n: number): string {
-	let letters = '';
-	for (let k = n + 1; k > 0; k = Math.floor((k - 1) / 26)) letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
-	return letters;
-}
-
-/**
- * A character XML 1.0 cannot hold or that a reader would change (CR becomes LF), a markup
- * character, or a `_xHHHH_` that would be read as an escape. Made from character codes: a regular
- * expression literal may not hold control characters (lint).
- */
-const NEEDS_ESCAPE = new RegExp(
-	`[&<>${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(0x0b)}-${String.fromCharCode(0x1f)}\uD800-\uDFFF\uFFFE\uFFFF]|_x[0-9A-Fa-f]{4}_`,
-);
-
-/**
- * A text of characters safe one by one (not `_`, which may start `_xHHHH_`): one anchored class, 2-3
- * times faster in V8 than NEEDS_ESCAPE's search. DEL is left out: a class spanning 0x7f-0x80 runs half as fast.
- */
-const PLAIN_TEXT = /^[\t\n\x20-\x25\x27-\x3b=\x3f-\x5e\x60-\x7e\x80-\ud7ff\ue000-\ufffd]*$/;
-
-/**
- * The ASCII characters a text may hold to be written as it is (Utf8Builder.appendPlain): not the
- * markup characters, not `_` (which may start a `_xHHHH_`), no control character but tab and LF.
- */
-const PLAIN_ASCII = asciiExcept(`&<>_${Array.from({ length: 32 }, (_, c) => (c === 0x09 || c === 0x0a ? '' : String.fromCharCode(c))).join('')}`);
-
-/**
- * A text as the content of `<t>`: markup as entities, control characters as OOXML's `_xHHHH_`, a
- * literal `_xHHHH_` as `_x005F_xHHHH_`. A lone surrogate, U+FFFE and U+FFFF are no characters: each
- * becomes U+FFFD, counted in `replaced.count` when given.
- */
-export function xmlText(text: string, replaced?: { count: number }): string {
-	if (PLAIN_TEXT.test(text) || !NEEDS_ESCAPE.test(text)) return text;
-	let out = '';
-	for (let k = 0; k < text.length; k++) {
-		const c = text.charCodeAt(k);
-		if (c === 0x26) out += '&amp;';
-		else if (c === 0x3c) out += '&lt;';
-		else if (c === 0x3e) out += '&gt;';
-		else if (c === 0x5f && /^_x[0-9A-Fa-f]{4}_/.test(text.slice(k, k + 7))) out += '_x005F_';
-		else if (c >= 0xd800 && c <= 0xdbff && k + 1 < text.length && text.charCodeAt(k + 1) >= 0xdc00 && text.charCodeAt(k + 1) <= 0xdfff) {
-			out += text.slice(k, k + 2);
-			k++;
-		} else if (c < 0x20 && c !== 0x09 && c !== 0x0a) out += `_x${c.toString(16).toUpperCase().padStart(4, '0')}_`;
-		else if ((c >= 0xd800 && c <= 0xdfff) || c === 0xfffe || c === 0xffff) {
-			out += '\uFFFD';
-			if (replaced) replaced.count++;
-		} else out += text[k];
-	}
-	return out;
-}
-
-
 export class XlsxWriter {
 	readonly layout: TableLayout;
 	private readonly zip: ZipWriter;
@@ -122,6 +70,10 @@ export class XlsxWriter {
 	/** The current sheet's XML not yet given to the ZIP, and the buffer of the page before (the compressor's until the next page is given). */
 	private xml = new Utf8Builder();
 	private given = new Utf8Builder();
+	/** Whether the current sheet's XML went to the ZIP yet. */
+	private sheetGiven = false;
+	/** The list's size as its pages say (page), if they do. */
+	private listSize?: number;
 	private letters: string[] = [];
 	/** Per column: its style attribute (decimal amounts), else ''. */
 	private styles: string[] = [];
@@ -139,7 +91,7 @@ export class XlsxWriter {
 	private readonly replacedIn: NamedCell[] = [];
 
 	constructor(private readonly options: XlsxOptions) {
-		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, tooLarge: options.tooLarge });
+		this.zip = new ZipWriter({ now: options.now, maxBytes: options.maxBytes, holdBytes: options.holdBytes, tooLarge: options.tooLarge });
 		this.maxRows = options.maxRows ?? XLSX_MAX_ROWS;
 		this.layout = new TableLayout(XLSX_MAX_COLUMNS, options.columns);
 	}
@@ -148,7 +100,8 @@ export class XlsxWriter {
 	 * Writes the next page of records (the sheet, its header first, on the first page) into the
 	 * sheet's XML, and the compressed bytes made so far into `out`.
 	 */
-	async page(records: IDataObject[], out: Utf8Builder): Promise<void> {
+	async page(records: IDataObject[], out: Utf8Builder, listSize?: number): Promise<void> {
+		this.listSize = listSize;
 		if (!this.layout.isStarted) {
 			this.start(this.layout.start(records), records);
 			this.openSheet(out);
@@ -189,6 +142,25 @@ export class XlsxWriter {
 			sheets: [...this.sheets],
 			...(this.cut > 0 ? { textsCut: this.cut, textsCutIn: this.cutIn } : {}),
 			...(this.textsReplaced > 0 ? { textsWithReplacedCharacters: this.textsReplaced, textsWithReplacedCharactersIn: this.replacedIn } : {}),
+			...this.readersNote(),
+		};
+	}
+
+	/**
+	 * When a streamed sheet's compressed bytes hold a data descriptor's signature (zip.ts), which
+	 * readers cannot read the file and which do (docs/exports.md, "Which readers read it").
+	 */
+	private readersNote(): IDataObject {
+		const sheets = this.zip.signatureIn.map((entry) => {
+			const n = Number(/^xl\/worksheets\/sheet(\d+)\.xml$/.exec(entry)?.[1]);
+			return this.sheets[n - 1] ?? entry;
+		});
+		if (sheets.length === 0) return {};
+		return {
+			streamingReadersNote:
+				`Streaming ZIP readers that end a part at the first data-descriptor signature they meet (exceljs's WorkbookReader) cannot read this file: ` +
+				`the compressed data of ${sheets.map((name) => `the sheet ${JSON.stringify(name)}`).join(' and ')} happens to hold those 4 bytes. ` +
+				`Readers that use the ZIP's central directory read it: LibreOffice, n8n's Extract From File and exceljs's whole-file reader were checked.`,
 		};
 	}
 
@@ -215,7 +187,8 @@ export class XlsxWriter {
 	private openSheet(out: Utf8Builder, header = this.options.headerRow): void {
 		const n = this.sheets.length + 1;
 		this.sheets.push(n === 1 ? this.options.sheetName : sheetNameOf(this.options.sheetName, n, this.sheets));
-		this.zip.begin(`xl/worksheets/sheet${n}.xml`, out);
+		this.zip.begin(`xl/worksheets/sheet${n}.xml`);
+		this.sheetGiven = false;
 		this.xml.append(`${XML_DECLARATION}<worksheet xmlns="${NS}">${this.sheetHead(n, header)}<sheetData>`);
 		this.rowNumber = 1;
 		this.recordId = null;
@@ -240,9 +213,17 @@ export class XlsxWriter {
 	/**
 	 * Gives the sheet's XML written so far to the ZIP (which throws past its limit before giving out
 	 * any of it). The compressor reads it while the next page is written into the other buffer; by the
-	 * time this one is written again, the compressor has read it (deflate.ts).
+	 * time this one is written again, the compressor has read it (deflate.ts). With nothing written
+	 * since, nothing changes hands: the other buffer may still be the compressor's.
 	 */
 	private async count(out: Utf8Builder): Promise<void> {
+		if (this.xml.size === 0) return;
+		if (!this.sheetGiven && this.listSize !== undefined) {
+			// The sheet's size foreseen from its first rows: a large one streams from its start (zip.ts).
+			const rows = Math.max(1, this.rowNumber - 1);
+			this.zip.expect((this.xml.size / rows) * Math.min(this.listSize, this.maxRows));
+		}
+		this.sheetGiven = true;
 		const bytes = this.xml.take(true);
 		[this.xml, this.given] = [this.given, this.xml];
 		await this.zip.data(bytes, out);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * Reads an .xlsx for the tests of Output › Excel File with exceljs (an independent, well-kept
  * reader; not the node's writer): each sheet's name, frozen rows, and rows of typed values (a
@@ -38,6 +38,9 @@ export function unescapeXstring(text: string): string {
 	return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** How streamingDifference marks a reader that got stuck. */
+const STALLED = 'stalled: ';
+
 export async function readXlsx(file: Buffer): Promise<SheetRead[]> {
 	const workbook = new ExcelJS.Workbook();
 	await workbook.xlsx.load(file as unknown as ArrayBuffer);
@@ -67,7 +70,9 @@ export async function readXlsx(file: Buffer): Promise<SheetRead[]> {
 	// of four sheets of three rows, none of larger ones). A fault of the file differs every time.
 	let difference = '';
 	for (let attempt = 0; attempt < 5; attempt++) {
+		// A reader stuck on the file is no race: at once.
 		difference = await streamingDifference(file, sheets);
+		if (difference.startsWith(STALLED)) throw new Error(difference);
 		if (difference === '') return sheets;
 	}
 	throw new Error(`exceljs's streaming reader reads the workbook differently, 5 times: ${difference}`);
@@ -79,7 +84,7 @@ async function streamingDifference(file: Buffer, sheets: SheetRead[]): Promise<s
 	try {
 		streamedSheets = await readXlsxStreaming(file);
 	} catch (error) {
-		return `it threw ${(error as Error).message}`;
+		return error instanceof StreamingStalled ? `${STALLED}${error.message}` : `it threw ${(error as Error).message}`;
 	}
 	// Two faults of exceljs 4.4's streaming reader, not of the file: it decodes each inflated chunk on its
 	// own (lib/utils/parse-sax.js), so a character whose UTF-8 bytes two chunks share reads as U+FFFD
@@ -116,25 +121,50 @@ function decodedAgain(text: string): string {
 	return text.replace(/&([a-z]*);/g, (entity) => entities[entity] ?? entity);
 }
 
+/** A read that stopped: exceljs's streaming reader gave no row, no sheet and no end for `stallMs`. */
+export class StreamingStalled extends Error {}
+
 /**
  * The sheets as exceljs's streaming reader (WorkbookReader) reads them, row by row: what an
  * import of a large workbook uses. Each row's values from column A (an empty cell undefined, the
  * row as wide as its last value); texts with `_xHHHH_` read as readXlsx does.
+ *
+ * Bounded: a reader that gives nothing for `stallMs` (no row, no sheet, no end) is stuck, not slow
+ * (its unzipper, cutting an entry of unknown size at a data descriptor's signature inside the
+ * compressed data, waits for bytes that never come): StreamingStalled, naming where it stopped.
  */
-export async function readXlsxStreaming(file: Buffer): Promise<Array<{ name: string; rows: unknown[][] }>> {
+export async function readXlsxStreaming(file: Buffer, stallMs = 60_000): Promise<Array<{ name: string; rows: unknown[][] }>> {
 	// In chunks of 64 KiB, as a file is read.
 	const chunks = Array.from({ length: Math.ceil(file.length / 65_536) }, (_, n) => file.subarray(n * 65_536, (n + 1) * 65_536));
 	const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(chunks), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
 	const sheets: Array<{ name: string; rows: unknown[][] }> = [];
-	for await (const worksheet of reader) {
-		const rows: unknown[][] = [];
-		for await (const row of worksheet) {
-			// Rows without cells are not given: their place is kept by their number.
-			while (rows.length < row.number - 1) rows.push([]);
-			const values = Array.from(row.values as unknown[]).slice(1).map((value) => (value === null ? undefined : typeof value === 'string' ? unescapeXstring(value) : value));
-			rows.push(values);
+	let rows: unknown[][] = [];
+	let progress = performance.now();
+	const read = (async () => {
+		for await (const worksheet of reader) {
+			progress = performance.now();
+			rows = [];
+			for await (const row of worksheet) {
+				progress = performance.now();
+				// Rows without cells are not given: their place is kept by their number.
+				while (rows.length < row.number - 1) rows.push([]);
+				const values = Array.from(row.values as unknown[]).slice(1).map((value) => (value === null ? undefined : typeof value === 'string' ? unescapeXstring(value) : value));
+				rows.push(values);
+			}
+			sheets.push({ name: (worksheet as unknown as { name: string }).name, rows });
 		}
-		sheets.push({ name: (worksheet as unknown as { name: string }).name, rows });
+		return sheets;
+	})();
+	let timer: NodeJS.Timeout | undefined;
+	const stalled = new Promise<never>((_, reject) => {
+		timer = setInterval(() => {
+			if (performance.now() - progress < stallMs) return;
+			reject(new StreamingStalled(`exceljs's streaming reader stopped: nothing for ${stallMs} ms after ${sheets.length} whole sheet(s) and ${rows.length} row(s) of the next`));
+		}, Math.min(1000, stallMs / 4));
+	});
+	try {
+		return await Promise.race([read, stalled]);
+	} finally {
+		clearInterval(timer);
 	}
-	return sheets;
 }
