@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,6 +96,11 @@ export class N8nInstance {
 	readonly output: string[] = [];
 	/** More environment for the CLI and the server (e.g. N8N_RESTRICT_FILE_ACCESS_TO). */
 	extraEnv: Record<string, string> = {};
+	/**
+	 * A file the server's output is appended to as well, for other processes to read (the e2e
+	 * run's shared n8n, started by the global setup and used by the jest workers).
+	 */
+	logFile?: string;
 
 	/** The n8n release this instance runs (installed by ensureN8n). */
 	readonly target: N8nTarget;
@@ -104,6 +109,21 @@ export class N8nInstance {
 	constructor(userFolder?: string, target: N8nTarget = DEFAULT_TARGET) {
 		this.userFolder = userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'sp-n8n-'));
 		this.target = target;
+	}
+
+	/** Set on an n8n another process started and runs: this object only calls its REST API, and leaves it be. */
+	private attachedTo = false;
+
+	/**
+	 * An n8n server another process started and still runs (the e2e run's shared one,
+	 * test/e2e/setup.ts): REST calls only; `stop()` and `cleanup()` leave it and its folder alone.
+	 */
+	static attached(o: { userFolder: string; port: number; logFile: string }): N8nInstance {
+		const n8n = new N8nInstance(o.userFolder);
+		n8n.port = o.port;
+		n8n.logFile = o.logFile;
+		n8n.attachedTo = true;
+		return n8n;
 	}
 
 	/** The Node.js executable n8n runs on. */
@@ -167,8 +187,13 @@ export class N8nInstance {
 
 	/** Runs one n8n CLI command against this user folder. */
 	async cli(args: string[], timeoutMs = 180_000) {
+		if (this.attachedTo) throw new Error(`n8n ${args[0]}: not run against an n8n another process runs (the shared one); use its REST API (test/support/n8n-session.ts)`);
 		await this.allocatePorts();
-		return await run(await this.nodeBin(), [n8nBin(this.target), ...args], { env: this.env(), timeoutMs });
+		const started = performance.now();
+		const result = await run(await this.nodeBin(), [n8nBin(this.target), ...args], { env: this.env(), timeoutMs });
+		// SP_TRACE=1: each CLI call's time on stderr (what the e2e files spend in n8n starts).
+		if (process.env.SP_TRACE) process.stderr.write(`[n8n ${args[0]}] ${Math.round(performance.now() - started)} ms\n`);
+		return result;
 	}
 
 	private async importJson(kind: 'credentials' | 'workflow', data: unknown[]): Promise<void> {
@@ -260,9 +285,11 @@ export class N8nInstance {
 		// Removed once n8n has exited: an instance started many times (the bench) adds one per start.
 		proc.once('exit', () => process.off('exit', killOnExit));
 		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
+		const log = this.logFile;
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
+			if (log) appendFileSync(log, chunk);
 		};
 		// The first lines of this process, until it says it listens.
 		let started = '';
@@ -446,8 +473,9 @@ db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
 		return res.data?.data?.results ?? [];
 	}
 
-	/** Removes the user folder (stop first). */
+	/** Removes the user folder (stop first); not the folder of an n8n this object only attached to. */
 	cleanup(): void {
+		if (this.attachedTo) return;
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
 }
