@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,13 @@ export const DEFAULT_OWNER: OwnerAccount = {
 	firstName: 'Demo',
 	lastName: 'Owner',
 };
+
+/**
+ * A new connection per REST request: Node's global agent keeps connections alive, and n8n closing
+ * an idle one (after 5 s) as the next request reuses it answered "socket hang up" (seen when a test
+ * file spent seconds filling its simulator between two calls).
+ */
+const NEW_CONNECTIONS = new http.Agent({ keepAlive: false });
 
 /** One n8n user folder (its own sqlite database) and, when started, one n8n server process. */
 export class N8nInstance {
@@ -426,6 +434,7 @@ db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
 				data: body,
 				headers: { cookie: this.cookie, 'browser-id': 'sp-tests' },
 				validateStatus: () => true,
+				httpAgent: NEW_CONNECTIONS,
 			});
 		let res = await send();
 		// A session answered 401 now and then when the owner was set up during n8n's start (see

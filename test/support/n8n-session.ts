@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * A test file's credentials and workflows in a running n8n, driven through n8n's REST API as the
  * editor drives it: credentials and workflows saved (POST /rest/credentials, /rest/workflows), a
@@ -83,11 +83,15 @@ export class N8nSession {
 		for (const workflow of workflows) {
 			const copy = structuredClone(workflow) as SavedWorkflow;
 			for (const node of copy.nodes) {
-				for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+				if (!node.credentials) continue;
+				// A new object per node: nodes may share one (structuredClone keeps them shared).
+				const credentials: Record<string, { id: string; name: string }> = {};
+				for (const [type, ref] of Object.entries(node.credentials)) {
 					const id = ref.id === null ? undefined : this.credentialIds.get(ref.id);
 					if (!id) throw new Error(`workflow ${copy.id}, node ${node.name}: its ${type} credential ${String(ref.id)} was not saved in this session (addCredentials)`);
-					node.credentials![type] = { id, name: ref.name };
+					credentials[type] = { id, name: ref.name };
 				}
+				node.credentials = credentials;
 			}
 			await this.save(copy);
 		}
