@@ -98,11 +98,12 @@ export class N8nSession {
 	}
 
 	/**
-	 * Saves workflow files byte for byte as they are, as *Import from File* and Save do: n8n itself
-	 * finds each node's credential, by its id or else by its name.
+	 * Saves workflow files as they are, as `n8n import:workflow` does, except for the credential ids
+	 * their nodes name: those of the credentials this session saved under these ids (n8n gives a
+	 * saved credential an id of its own), as when the credentials were imported with those ids.
 	 */
 	async addWorkflowFiles(files: string[]): Promise<void> {
-		for (const file of files) await this.save(JSON.parse(readFileSync(file, 'utf8')) as SavedWorkflow);
+		await this.addWorkflows(files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown));
 	}
 
 	private async save(workflow: SavedWorkflow): Promise<void> {
