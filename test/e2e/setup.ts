@@ -87,7 +87,7 @@ export const SHARED_VARIABLE = 'SP_E2E_SHARED_N8N';
  * The files that run their workflows in the run's shared n8n (openSession). The others keep an
  * n8n of their own (docs/DEVELOPING.md, "Tests: what takes the time", says why for each).
  */
-export const SHARED_N8N_FILES = ['data-api.test.ts', 'export.test.ts', 'export-xlsx.test.ts', 'export-trust.test.ts', 'agent.test.ts'];
+export const SHARED_N8N_FILES = ['data-api.test.ts', 'export.test.ts', 'export-xlsx.test.ts', 'export-trust.test.ts', 'agent.test.ts', 'examples.test.ts'];
 
 interface SharedN8n {
 	userFolder: string;

@@ -79,7 +79,7 @@ export class N8nSession {
 	 * Saves workflows built by the test (a workflow this session saved before under the same id is
 	 * replaced). Each node's credential is the one this session saved under the id it names.
 	 */
-	async addWorkflows(workflows: unknown[]): Promise<void> {
+	async addWorkflows(workflows: unknown[], o: { keepUnknownCredentials?: boolean } = {}): Promise<void> {
 		for (const workflow of workflows) {
 			const copy = structuredClone(workflow) as SavedWorkflow;
 			for (const node of copy.nodes) {
@@ -88,6 +88,10 @@ export class N8nSession {
 				const credentials: Record<string, { id: string; name: string }> = {};
 				for (const [type, ref] of Object.entries(node.credentials)) {
 					const id = ref.id === null ? undefined : this.credentialIds.get(ref.id);
+					if (!id && o.keepUnknownCredentials) {
+						credentials[type] = { id: ref.id!, name: ref.name };
+						continue;
+					}
 					if (!id) throw new Error(`workflow ${copy.id}, node ${node.name}: its ${type} credential ${String(ref.id)} was not saved in this session (addCredentials)`);
 					credentials[type] = { id, name: ref.name };
 				}
@@ -100,10 +104,14 @@ export class N8nSession {
 	/**
 	 * Saves workflow files as they are, as `n8n import:workflow` does, except for the credential ids
 	 * their nodes name: those of the credentials this session saved under these ids (n8n gives a
-	 * saved credential an id of its own), as when the credentials were imported with those ids.
+	 * saved credential an id of its own), as when the credentials were imported with those ids; a
+	 * credential the session did not save stays named as it is, as an import leaves it.
 	 */
 	async addWorkflowFiles(files: string[]): Promise<void> {
-		await this.addWorkflows(files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown));
+		await this.addWorkflows(
+			files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as unknown),
+			{ keepUnknownCredentials: true },
+		);
 	}
 
 	private async save(workflow: SavedWorkflow): Promise<void> {
