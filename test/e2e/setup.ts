@@ -79,7 +79,9 @@ export async function teardown(ctx: Partial<E2eContext> | undefined): Promise<vo
 
 /**
  * Where the e2e global setup says which n8n the files of SHARED_N8N_FILES share (JSON of
- * SharedN8n): one n8n started once for the run instead of a copy, a start and CLI calls per file.
+ * SharedN8n[]): one n8n per jest worker, started once for the run instead of a copy, a start and CLI
+ * calls per file. One per worker, not one for all: a worker runs one file at a time, so files that
+ * save the same workflows (the example files, by their ids) never meet in one n8n.
  */
 export const SHARED_VARIABLE = 'SP_E2E_SHARED_N8N';
 
@@ -87,7 +89,7 @@ export const SHARED_VARIABLE = 'SP_E2E_SHARED_N8N';
  * The files that run their workflows in the run's shared n8n (openSession). The others keep an
  * n8n of their own (docs/DEVELOPING.md, "Tests: what takes the time", says why for each).
  */
-export const SHARED_N8N_FILES = ['data-api.test.ts', 'export.test.ts', 'export-xlsx.test.ts', 'export-trust.test.ts', 'agent.test.ts', 'examples.test.ts'];
+export const SHARED_N8N_FILES = ['data-api.test.ts', 'export.test.ts', 'export-xlsx.test.ts', 'export-trust.test.ts', 'agent.test.ts', 'examples.test.ts', 'polling-trigger.test.ts'];
 
 interface SharedN8n {
 	userFolder: string;
@@ -109,8 +111,21 @@ function sharedSettings(n8n: N8nInstance, filesRoot: string): void {
 	writeFileSync(n8n.logFile, '');
 }
 
-/** Starts the run's shared n8n from the seed folder, its owner set up (the e2e global setup). */
-export async function startSharedN8n(seed: string): Promise<N8nInstance> {
+/** Starts the run's shared n8n, one per jest worker, in parallel (the e2e global setup). */
+export async function startSharedN8ns(seed: string, workers: number): Promise<N8nInstance[]> {
+	const started = await Promise.allSettled(Array.from({ length: workers }, async () => await startSharedN8n(seed)));
+	const n8ns = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+	const failed = started.find((r) => r.status === 'rejected');
+	if (failed) {
+		await stopSharedN8ns(n8ns);
+		throw failed.reason;
+	}
+	process.env[SHARED_VARIABLE] = JSON.stringify(n8ns.map((n8n) => (n8n as N8nInstance & { shared: SharedN8n }).shared));
+	return n8ns;
+}
+
+/** Starts one shared n8n from the seed folder, its owner set up. */
+async function startSharedN8n(seed: string): Promise<N8nInstance> {
 	const n8n = new N8nInstance();
 	cpSync(seed, n8n.userFolder, { recursive: true });
 	const filesRoot = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-shared-files-'));
@@ -118,17 +133,18 @@ export async function startSharedN8n(seed: string): Promise<N8nInstance> {
 	await n8n.start(180_000);
 	await n8n.setupOwner();
 	const shared: SharedN8n = { userFolder: n8n.userFolder, port: n8n.port, logFile: n8n.logFile!, filesRoot, pid: n8n.pid! };
-	process.env[SHARED_VARIABLE] = JSON.stringify(shared);
-	return n8n;
+	return Object.assign(n8n, { shared });
 }
 
-/** Stops the shared n8n and removes its folders (the e2e global teardown). */
-export async function stopSharedN8n(n8n: N8nInstance | undefined): Promise<void> {
-	const shared = process.env[SHARED_VARIABLE];
+/** Stops the shared n8ns and removes their folders (the e2e global teardown). */
+export async function stopSharedN8ns(n8ns: N8nInstance[]): Promise<void> {
 	delete process.env[SHARED_VARIABLE];
-	await n8n?.stop();
-	n8n?.cleanup();
-	if (shared) rmSync((JSON.parse(shared) as SharedN8n).filesRoot, { recursive: true, force: true });
+	await Promise.all(n8ns.map(async (n8n) => await n8n.stop()));
+	for (const n8n of n8ns) {
+		n8n.cleanup();
+		const { shared } = n8n as N8nInstance & { shared?: SharedN8n };
+		if (shared) rmSync(shared.filesRoot, { recursive: true, force: true });
+	}
 }
 
 export interface E2eSession extends E2eContext {
@@ -141,11 +157,12 @@ export interface E2eSession extends E2eContext {
  * End it with closeSession.
  */
 export async function openSession(): Promise<E2eSession> {
-	const sharedText = process.env[SHARED_VARIABLE];
+	const all = JSON.parse(process.env[SHARED_VARIABLE] ?? '[]') as SharedN8n[];
+	// This worker's (JEST_WORKER_ID counts from 1).
+	const shared = all.length ? all[(Number(process.env.JEST_WORKER_ID ?? 1) - 1) % all.length] : undefined;
 	let n8n: N8nInstance;
 	let filesRoot: string;
-	if (sharedText) {
-		const shared = JSON.parse(sharedText) as SharedN8n;
+	if (shared) {
 		n8n = N8nInstance.attached(shared);
 		filesRoot = shared.filesRoot;
 		await n8n.login();
@@ -157,7 +174,7 @@ export async function openSession(): Promise<E2eSession> {
 		await n8n.setupOwner();
 	}
 	const sim = await startSimulator();
-	return { n8n, sim, session: new N8nSession(n8n, Boolean(sharedText), filesRoot) };
+	return { n8n, sim, session: new N8nSession(n8n, Boolean(shared), filesRoot) };
 }
 
 /** Removes what the file saved in n8n, then stops the simulator (and the file's own n8n, if it started one). */
