@@ -97,6 +97,8 @@ interface SharedN8n {
 	logFile: string;
 	filesRoot: string;
 	pid: number;
+	/** The owner's session, which every file uses (no login per file: n8n limits logins). */
+	cookie: string;
 }
 
 /**
@@ -132,7 +134,7 @@ async function startSharedN8n(seed: string): Promise<N8nInstance> {
 	sharedSettings(n8n, filesRoot);
 	await n8n.start(180_000);
 	await n8n.setupOwner();
-	const shared: SharedN8n = { userFolder: n8n.userFolder, port: n8n.port, logFile: n8n.logFile!, filesRoot, pid: n8n.pid! };
+	const shared: SharedN8n = { userFolder: n8n.userFolder, port: n8n.port, logFile: n8n.logFile!, filesRoot, pid: n8n.pid!, cookie: n8n.sessionCookie };
 	return Object.assign(n8n, { shared });
 }
 
@@ -165,7 +167,6 @@ export async function openSession(): Promise<E2eSession> {
 	if (shared) {
 		n8n = N8nInstance.attached(shared);
 		filesRoot = shared.filesRoot;
-		await n8n.login();
 	} else {
 		({ n8n } = await prepareN8nFolder());
 		filesRoot = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));

@@ -126,12 +126,21 @@ export class N8nInstance {
 	 * An n8n server another process started and still runs (the e2e run's shared one,
 	 * test/e2e/setup.ts): REST calls only; `stop()` and `cleanup()` leave it and its folder alone.
 	 */
-	static attached(o: { userFolder: string; port: number; logFile: string }): N8nInstance {
+	static attached(o: { userFolder: string; port: number; logFile: string; cookie: string }): N8nInstance {
 		const n8n = new N8nInstance(o.userFolder);
 		n8n.port = o.port;
 		n8n.logFile = o.logFile;
 		n8n.attachedTo = true;
+		// The owner's session of the process that set the owner up: n8n answers a sixth login within
+		// 5 minutes with 429 (its rate limit), and every file of the run would log in once.
+		n8n.cookie = o.cookie;
+		n8n.owner = DEFAULT_OWNER;
 		return n8n;
+	}
+
+	/** The owner's session cookie (for an n8n another process attaches to: `attached()`). */
+	get sessionCookie(): string {
+		return this.cookie;
 	}
 
 	/** The Node.js executable n8n runs on. */
