@@ -1,6 +1,8 @@
 // Two layers: in-process (n8n-core executes workflows against the simulator) and e2e (a real
 // n8n 2.8.4 process with the packed package installed). `npm run test:fast` runs the first only.
 // A third, `queue`, runs n8n's scaling mode and has its own command (`npm run test:queue`).
+// `npm test` runs two files side by side (--maxWorkers=2): the e2e files mostly wait for n8n while the
+// in-process ones compute (docs/DEVELOPING.md, "Tests: what takes the time").
 const common = {
 	preset: 'ts-jest',
 	// Not under the temporary folder: `npm test` runs with one of its own, removed at the end (scripts/with-temp.js).

@@ -18,17 +18,17 @@ import { addMovements } from '../support/simulator/routes/financials';
 import { ordersOf } from '../support/simulator/routes/orders';
 import { identityUrl, PLAIN_USER } from '../support/simulator/routes/identity';
 import { addVoucher } from '../support/simulator/routes/vouchers';
-import type { E2eContext } from './setup';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 
 /** The example's chat-model credential (its sticky note says to add one); here it points at the scripted model. */
 const EXAMPLE_CHAT_CREDENTIAL_ID = 'spExampleOpenAi';
 const EXAMPLE_ID = 'spExampleAgent';
-/** One or two `n8n execute` runs of an agent: about 20 s each on a quiet machine, more under load. */
+/** One or two runs of an agent (about 20 s each as `n8n execute`, on a quiet machine; more under load). */
 const TEST_TIMEOUT = 240_000;
 const MONTH = { initialDate: '2031-03-01T00:00:00Z', endDate: '2031-03-31T23:59:59Z' };
 
-let ctx: E2eContext;
+let ctx: E2eSession;
 let model: ChatModelServer;
 
 interface ToolNode {
@@ -109,10 +109,10 @@ function seedData(): void {
 }
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
+	ctx = await openSession();
 	model = await startChatModel();
 	seedData();
-	await ctx.n8n.importCredentials([
+	await ctx.session.addCredentials([
 		dataCredential(ctx.sim, 'spGood'),
 		{ ...dataCredential(ctx.sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' },
 		{
@@ -124,7 +124,7 @@ beforeAll(async () => {
 		{ id: 'chatModel', name: 'Scripted model', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: model.url } },
 		{ id: EXAMPLE_CHAT_CREDENTIAL_ID, name: 'OpenAI', type: 'openAiApi', data: { apiKey: 'sk-e2e-scripted', url: model.url } },
 	]);
-	await ctx.n8n.importWorkflows([
+	await ctx.session.addWorkflows([
 		agentWorkflow('wfAgentRead', [getOrder]),
 		agentWorkflow('wfAgentList', [
 			{ name: 'Movements', parameters: { resource: 'movement', operation: 'getMany', returnAll: true, filters: MONTH } },
@@ -137,12 +137,12 @@ beforeAll(async () => {
 		agentWorkflow('wfAgentWarnings', warnedTools()),
 		agentWorkflow('wfAgentFails', [{ ...getOrder, onErrorContinue: false }]),
 	]);
-	await ctx.n8n.importWorkflowFiles([path.join(EXAMPLES_DIR, '6-agent-sales-assistant.json')]);
+	await ctx.session.addWorkflowFiles([path.join(EXAMPLES_DIR, '6-agent-sales-assistant.json')]);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
 	await model?.close();
-	await teardown(ctx);
+	await closeSession(ctx);
 }, 60_000);
 
 const anOrder = () => ordersOf(ctx.sim, ctx.sim.credentials.businessId)[0];
@@ -151,7 +151,7 @@ describe('an AI Agent with the Sales & Payments Tool in real n8n 2.8.4', () => {
 	it('a read round-trips: the model calls Get Order, n8n runs the tool and hands the order back', async () => {
 		const order = anOrder();
 		model.script([{ toolCalls: [{ name: 'Get_Order', args: { orderId: order.id } }] }, { text: 'The order is paid.' }]);
-		const run = await executeOk(ctx.n8n, 'wfAgentRead');
+		const run = await ctx.session.runOk('wfAgentRead');
 		expect(nodeOutput(run, 'Agent')).toEqual([{ output: 'The order is paid.' }]);
 		const [tool] = model.requests[0].tools;
 		expect(tool.function.name).toBe('Get_Order');
@@ -168,7 +168,7 @@ describe('an AI Agent with the Sales & Payments Tool in real n8n 2.8.4', () => {
 			{ toolCalls: [{ name: 'Some_Movements', args: { limit: 5 } }] },
 			{ text: 'Here they are.' },
 		]);
-		await executeOk(ctx.n8n, 'wfAgentList');
+		await ctx.session.runOk('wfAgentList');
 		const [all, tooMany, five] = model.toolAnswers();
 		const records = JSON.parse(all) as Array<Record<string, unknown>>;
 		figuresOnFailure('agent e2e: characters the model received for the 300-movement list', { chars: all.length, records: records.length }, () => {
@@ -184,7 +184,7 @@ describe('an AI Agent with the Sales & Payments Tool in real n8n 2.8.4', () => {
 
 	it('every warning reaches the model: the tool descriptions n8n sends carry each one', async () => {
 		model.script([{ text: 'Nothing to do.' }]);
-		await executeOk(ctx.n8n, 'wfAgentWarnings');
+		await ctx.session.runOk('wfAgentWarnings');
 		const sent = Object.fromEntries(model.requests[0].tools.map((t) => [t.function.name, t.function.description]));
 		expect(Object.keys(sent)).toHaveLength(WARNED.length);
 		for (const key of WARNED) {
@@ -201,7 +201,7 @@ describe('an AI Agent with the Sales & Payments Tool in real n8n 2.8.4', () => {
 			{ toolCalls: [{ name: 'Get_Order', args: { orderId: order.id } }] },
 			{ text: 'Found it.' },
 		]);
-		const run = await executeOk(ctx.n8n, 'wfAgentRead');
+		const run = await ctx.session.runOk('wfAgentRead');
 		expect(nodeOutput(run, 'Agent')).toEqual([{ output: 'Found it.' }]);
 		const [bad, good] = model.toolAnswers();
 		expect(JSON.parse(bad)).toEqual([expect.objectContaining({ error: expect.stringMatching(/not found|no order/i) as unknown })]);
@@ -211,9 +211,8 @@ describe('an AI Agent with the Sales & Payments Tool in real n8n 2.8.4', () => {
 
 	it("without it, n8n ends the agent's run at the tool's error and the model never sees it (n8n's behaviour, as the README says)", async () => {
 		model.script([{ toolCalls: [{ name: 'Get_Order', args: { orderId: 'no-such-order' } }] }, { text: 'Never asked.' }]);
-		const { code, run } = await ctx.n8n.execute('wfAgentFails');
-		expect(code).not.toBe(0);
-		expect(run?.status).toBe('error');
+		const { status } = await ctx.session.run('wfAgentFails');
+		expect(status).toBe('error');
 		expect(model.requests).toHaveLength(1);
 	}, TEST_TIMEOUT);
 });
@@ -231,7 +230,7 @@ describe('the example agent workflow as shipped', () => {
 			},
 			{ text: 'All three answered.' },
 		]);
-		const run = await executeOk(ctx.n8n, EXAMPLE_ID);
+		const run = await ctx.session.runOk(EXAMPLE_ID);
 		expect(nodeOutput(run, 'AI Agent')).toEqual([{ output: 'All three answered.' }]);
 		const names = model.requests[0].tools.map((t) => t.function.name).sort();
 		expect(names).toEqual(['Get_an_order', 'Look_up_a_voucher', 'Paid_sales_this_month']);

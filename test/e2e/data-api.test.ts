@@ -1,25 +1,25 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
- * Real n8n 2.8.4: the packed package loads as a community package, credentials import, and
- * workflows run through `n8n execute` against the simulator. The example workflows are run as
- * shipped in examples.test.ts.
+ * Real n8n 2.8.4: the packed package loads as a community package, credentials are saved, and
+ * workflows run as *Execute workflow* runs them (the run's shared n8n, through its REST API)
+ * against the simulator. The example workflows are run as shipped in examples.test.ts.
  */
 import { nodeOutput } from '../support/n8n-process';
 import { PRIMARY_BUSINESS_COUNT } from '../support/simulator/routes/00-accounts';
 import { startElsewhere } from '../support/simulator/elsewhere';
-import type { E2eContext } from './setup';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, manualWorkflow, prepareN8n, teardown } from './setup';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, manualWorkflow, openSession } from './setup';
 
-let ctx: E2eContext;
+let ctx: E2eSession;
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
-	const { n8n, sim } = ctx;
-	await n8n.importCredentials([
+	ctx = await openSession();
+	const { session, sim } = ctx;
+	await session.addCredentials([
 		dataCredential(sim, 'spGood'),
 		dataCredential(sim, 'spBadKey', { apiKey: 'spk_e2e_wrong_key_777', apiSecret: 'sps_e2e_wrong_secret_888' }),
 	]);
-	await n8n.importWorkflows([
+	await session.addWorkflows([
 		manualWorkflow('wfBusiness', [
 			{ name: 'Balance', parameters: { resource: 'business', operation: 'getBalance' }, credentialId: 'spGood' },
 			{
@@ -40,13 +40,13 @@ beforeAll(async () => {
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
-});
+	await closeSession(ctx);
+}, 60_000);
 
 describe('real n8n 2.8.4', () => {
 	it('runs Business Get Balance and Get Many (Return All over 5 pages, Limit 7)', async () => {
 		ctx.sim.clearRequests();
-		const run = await executeOk(ctx.n8n, 'wfBusiness');
+		const run = await ctx.session.runOk('wfBusiness');
 
 		const [balance] = nodeOutput(run, 'Balance');
 		expect(typeof balance.totalFundsInCents).toBe('number');
@@ -62,11 +62,11 @@ describe('real n8n 2.8.4', () => {
 	});
 
 	it('reports a wrong API key with the platform message and without the secrets', async () => {
-		const { code, run, stdout, stderr } = await ctx.n8n.execute('wfBadKey');
-		expect(code).not.toBe(0);
-		expect(run?.status).toBe('error');
-		expect(run?.data.resultData.runData.Balance[0].error?.message).toBe('Unauthorized');
-		const everything = stdout + stderr;
+		const { status, run, log } = await ctx.session.run('wfBadKey');
+		expect(status).toBe('error');
+		expect(run.data.resultData.runData.Balance[0].error?.message).toBe('Unauthorized');
+		// The saved execution and what n8n printed meanwhile.
+		const everything = JSON.stringify(run) + log;
 		expect(everything).toContain('Unauthorized');
 		for (const secret of ['spk_e2e_wrong_key_777', 'sps_e2e_wrong_secret_888', ctx.sim.credentials.apiSecret]) {
 			expect(everything).not.toContain(secret);
@@ -87,7 +87,7 @@ describe('real n8n 2.8.4 and a platform that caps its page size at 100', () => {
 		sim.clearRequests();
 		sim.paging.add({ mode: 'cap', cap: 100 });
 		try {
-			const run = await executeOk(ctx.n8n, 'wfMovements');
+			const run = await ctx.session.runOk('wfMovements');
 			const all = nodeOutput(run, 'All Movements');
 			expect(all).toHaveLength(expected);
 			expect(new Set(all.map((m) => m.id)).size).toBe(expected);
@@ -106,9 +106,9 @@ describe('real n8n 2.8.4 and redirects', () => {
 		try {
 			ctx.sim.clearRequests();
 			ctx.sim.addFault({ kind: 'redirect', status: 307, location: `${elsewhere.url}/business/balance`, path: '/business/balance', times: 1 });
-			const { code, stdout, stderr } = await ctx.n8n.execute('wfBusiness');
-			expect(code).toBe(1);
-			expect(`${stdout}${stderr}`).toContain(`The platform answered with a redirect (HTTP 307) to ${elsewhere.origin}, which was not followed`);
+			const { status, run } = await ctx.session.run('wfBusiness');
+			expect(status).toBe('error');
+			expect(run.data.resultData.runData.Balance[0].error?.message).toContain(`The platform answered with a redirect (HTTP 307) to ${elsewhere.origin}, which was not followed`);
 			expect(elsewhere.requests).toEqual([]);
 		} finally {
 			ctx.sim.faults.clear();

@@ -1,11 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The demo as a newcomer gets it, in a real n8n 2.8.4: the package loads, the credential test
  * works, the shop workflow's trigger registers its webhook on activation, runs on order.paid,
  * refuses forged deliveries, and deletes its webhook on deactivation (20 cycles leave none).
  * Then headless Chromium opens the editor and checks what a user sees of the nodes.
  */
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,21 +29,34 @@ let demo: Demo;
 /** Temporary folders the demo's start made and left (the tarball it packed is to be gone once unpacked). */
 let leftByStart: string[] = [];
 
+/**
+ * The temporary folder while the demo starts: one of this file's own, so that what other test
+ * files make there meanwhile (jest runs two side by side) is not taken for what the start left.
+ */
+const startTmp = mkdtempSync(path.join(os.tmpdir(), 'sp-demo-tmp-'));
+
 beforeAll(async () => {
-	const before = new Set(readdirSync(os.tmpdir()));
-	demo = await startDemo({
-		port: 0,
-		simulatorPort: 0,
-		orderEverySeconds: 0,
-		dataDir: mkdtempSync(path.join(os.tmpdir(), 'sp-demo-test-')),
-		skipBuild: true,
-		log: () => undefined,
-	});
-	leftByStart = readdirSync(os.tmpdir()).filter((name) => !before.has(name) && !name.startsWith('sp-demo-test-'));
+	const outer = process.env.TMPDIR;
+	process.env.TMPDIR = startTmp;
+	try {
+		demo = await startDemo({
+			port: 0,
+			simulatorPort: 0,
+			orderEverySeconds: 0,
+			dataDir: mkdtempSync(path.join(os.tmpdir(), 'sp-demo-test-')),
+			skipBuild: true,
+			log: () => undefined,
+		});
+	} finally {
+		if (outer === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = outer;
+	}
+	leftByStart = readdirSync(startTmp).filter((name) => !name.startsWith('sp-demo-test-'));
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
 	await demo?.stop();
+	rmSync(startTmp, { recursive: true, force: true });
 }, 60_000);
 
 function simWebhooks(): Promise<Array<Record<string, unknown>>> {

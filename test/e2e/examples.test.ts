@@ -5,8 +5,7 @@
  * demo's data. No placeholder is filled in; the settings the README explains keep their shipped
  * values, then the demo's values (a folder, a summary URL) are set as a user would.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import axios from 'axios';
@@ -29,34 +28,38 @@ import { excelProblems } from '../support/helpers/ooxml';
 import { readXlsx } from '../support/helpers/xlsx';
 import { calcRendered, calcSheetsAsFods, pdftotextForTests, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
-import { DEFAULT_OWNER, nodeOutput, sleep, waitFor } from '../support/n8n-process';
-import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { nodeOutput, sleep, waitFor } from '../support/n8n-process';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 
 const SHOP_ONCE_WORKFLOW_ID = 'spExampleShopOnce';
 const SHOP_ONCE_WEBHOOK_ID = '4e8f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b';
 
-let ctx: E2eContext;
+let ctx: E2eSession;
 const soffice = sofficeForTests();
 /** LibreOffice's CSV import: `;`, `"`, UTF-8, from line 1, pt-BR (decimal comma). */
 const PT_BR_CSV = 'CSV:59,34,76,1,,1046';
-const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));
-const csvDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-csv-'));
+/** Folders of this file's in the one n8n's file nodes may write to (set once the session is open). */
+let filesDir = '';
+let csvDir = '';
 const FILES = readdirSync(EXAMPLES_DIR)
 	.filter((f) => f.endsWith('.json'))
 	.sort()
 	.map((f) => path.join(EXAMPLES_DIR, f));
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
+	ctx = await openSession();
+	filesDir = ctx.session.filesDir('sp-e2e-files-');
+	csvDir = ctx.session.filesDir('sp-e2e-csv-');
 	seedDemoData(ctx.sim);
 	// The credential the examples name; a user picks their own after importing.
-	await ctx.n8n.importCredentials([{ ...dataCredential(ctx.sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
-	await ctx.n8n.importWorkflowFiles(FILES);
+	await ctx.session.addCredentials([{ ...dataCredential(ctx.sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
+	await ctx.session.addWorkflowFiles(FILES);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
+	await closeSession(ctx);
+	for (const dir of [filesDir, csvDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 /** Items of a node's first output, with their binary metadata. */
@@ -98,8 +101,7 @@ describe('the example files', () => {
 describe('the raw example files in real n8n 2.8.4', () => {
 	it('finance: pages through every movement of the São Paulo month into one Excel file that adds up (no folder set: nothing written)', async () => {
 		ctx.sim.clearRequests();
-		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
-		expect({ code, status: run?.status, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, status: 'success', stderr: '' });
+		const run = await ctx.session.runOk('spExampleFinance');
 		const expected = juneMovements().length;
 		expect(expected).toBeGreaterThanOrEqual(DEMO_MONTH_MOVEMENTS);
 		// One item: the file, with what it holds; its name follows the Output (Excel by default).
@@ -138,24 +140,20 @@ describe('the raw example files in real n8n 2.8.4', () => {
 
 	it('marketing: Execute redeems the sample code once; a second run answers that it is used', async () => {
 		ctx.sim.clearRequests();
-		const first = await ctx.n8n.execute('spExampleMarketing');
-		expect(first.code).toBe(0);
-		const [redeemed] = nodeOutput(first.run, 'Redeem it');
+		const first = await ctx.session.runOk('spExampleMarketing');
+		const [redeemed] = nodeOutput(first, 'Redeem it');
 		expect(redeemed).toMatchObject({ code: SAMPLE_VOUCHER_CODE, status: 'redeemed' });
 		expect(ctx.sim.requestsTo('GET', `/vouchers/voucher-code/${SAMPLE_VOUCHER_CODE}`)).toHaveLength(1);
 		expect(ctx.sim.requestsTo('PATCH', /^\/vouchers\/redeem\//)).toHaveLength(1);
-		const second = await ctx.n8n.execute('spExampleMarketing');
-		expect(second.code).toBe(0);
-		expect(nodeOutput(second.run, 'Redeemed')).toHaveLength(0);
-		expect(nodeOutput(second.run, 'Not redeemed')).toHaveLength(1);
+		const second = await ctx.session.runOk('spExampleMarketing');
+		expect(nodeOutput(second, 'Redeemed')).toHaveLength(0);
+		expect(nodeOutput(second, 'Not redeemed')).toHaveLength(1);
 		expect(ctx.sim.requestsTo('PATCH', /^\/vouchers\/redeem\//)).toHaveLength(2);
 	});
 
 	it("finance with the demo's folder setting writes the .xlsx with the chosen columns (read back by exceljs, a valid workbook)", async () => {
-		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
-		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, filesDir).filter((w) => w.id === 'spExampleFinance'));
-		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
-		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+		await ctx.session.addWorkflows(demoExamples(ctx.sim, filesDir).filter((w) => w.id === 'spExampleFinance'));
+		const run = await ctx.session.runOk('spExampleFinance');
 		expect(nodeOutput(run, 'Write the file')).toHaveLength(1);
 		const file = path.join(filesDir, 'movements-2025-06.xlsx');
 		expect(existsSync(file)).toBe(true);
@@ -167,11 +165,9 @@ describe('the raw example files in real n8n 2.8.4', () => {
 	}, 300_000);
 
 	it('finance as CSV (the Excel node disabled, the CSV node enabled): a ; CSV for Excel in Brazil, with a byte order mark, named .csv', async () => {
-		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = csvDir;
 		const [finance] = demoExamples(ctx.sim, csvDir).filter((w) => w.id === 'spExampleFinance');
-		await ctx.n8n.importWorkflows([financeAsCsv(finance)]);
-		const { code, run, stderr } = await ctx.n8n.execute('spExampleFinance');
-		expect({ code, stderr: code ? stderr.slice(-2000) : '' }).toEqual({ code: 0, stderr: '' });
+		await ctx.session.addWorkflows([financeAsCsv(finance)]);
+		const run = await ctx.session.runOk('spExampleFinance');
 		const [exported] = outputItems(run, FINANCE_CSV_NODE);
 		expect(exported.binary?.data).toMatchObject({ fileName: 'movements-2025-06.csv', fileExtension: 'csv', mimeType: 'text/csv' });
 		const text = readFileSync(path.join(csvDir, 'movements-2025-06.csv'), 'utf8');
@@ -229,9 +225,8 @@ describe('the raw example files in real n8n 2.8.4', () => {
 	});
 
 	it('finance stops before writing a file that does not add up: a value changed while the list is read', async () => {
-		const stopDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-stop-'));
-		ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = stopDir;
-		await ctx.n8n.importWorkflows(demoExamples(ctx.sim, stopDir).filter((w) => w.id === 'spExampleFinance'));
+		const stopDir = ctx.session.filesDir('sp-e2e-stop-');
+		await ctx.session.addWorkflows(demoExamples(ctx.sim, stopDir).filter((w) => w.id === 'spExampleFinance'));
 		// When the month's figures are asked for (one record: every movement is written by then), the oldest
 		// movement gets R$ 1,00 more: the sum written no longer matches totalValue.
 		const first = [...juneMovements()].sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))[0];
@@ -244,7 +239,7 @@ describe('the raw example files in real n8n 2.8.4', () => {
 			ctx.sim.state.col('movements').push({ id: `elsewhere-${Date.now()}`, _businessId: 'another-business', createdAt: new Date(0).toISOString() });
 		};
 		try {
-			const { run } = await ctx.n8n.execute('spExampleFinance');
+			const { run } = await ctx.session.run('spExampleFinance');
 			expect(changed).toBe(true);
 			expect(run?.status).toBe('error');
 			const [exported] = outputItems(run, 'Every movement of the month');
@@ -261,11 +256,10 @@ describe('the raw example files in real n8n 2.8.4', () => {
 	}, 300_000);
 
 	it('shop and refunds: activated as shipped, a paid order and a refund request run them to their message; nothing is posted without a summary URL', async () => {
-		await ctx.n8n.publish(SHOP_WORKFLOW_ID);
-		await ctx.n8n.publish(REFUNDS_WORKFLOW_ID);
 		ctx.sim.clearRequests();
-		await ctx.n8n.start();
-		await ctx.n8n.setupOwner(DEFAULT_OWNER);
+		// Activated as the editor's toggle does (the files as shipped: no summary URL).
+		await ctx.n8n.activate(SHOP_WORKFLOW_ID);
+		await ctx.n8n.activate(REFUNDS_WORKFLOW_ID);
 		const deadline = Date.now() + 60_000;
 		while (Date.now() < deadline && ctx.sim.requestsTo('POST', '/webhooks').length === 0) await sleep(250);
 		expect(ctx.sim.requestsTo('POST', '/webhooks')).toHaveLength(1);

@@ -12,8 +12,7 @@
  * - a workbook of records no spreadsheet should choke on (1e999, lone surrogates, U+FFFE, NUL, a
  *   text past 32,767 characters, 16,401 fields): the strict checks find nothing, Calc opens it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { excelProblems } from '../support/helpers/ooxml';
@@ -21,11 +20,12 @@ import type { CalcValue } from '../support/libreoffice';
 import { calcSheetsAsFods, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
-import type { E2eContext } from './setup';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 
-let ctx: E2eContext;
-const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-trust-'));
+let ctx: E2eSession;
+/** A folder of this file's in the one n8n's file nodes may write to (set once the session is open). */
+let filesDir = '';
 const file = (name: string) => path.join(filesDir, name);
 const soffice = sofficeForTests();
 const JUNE = { initialDate: '2025-06-01T00:00:00', endDate: '2025-06-30T23:59:59' };
@@ -96,23 +96,22 @@ function oddCustomers(): string {
 let run: ExecutedRun | undefined;
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
+	ctx = await openSession();
+	filesDir = ctx.session.filesDir('sp-e2e-trust-');
 	const businessId = ctx.sim.credentials.businessId;
 	ctx.sim.state.col('movements').push(
 		{ id: 'sp-june-30', type: 'credit', valueInCents: 1250, subject: 'Sale', description: 'Late sale', createdAt: '2025-07-01T02:30:00.000Z', _businessId: businessId },
 		{ id: 'sp-july-1', type: 'credit', valueInCents: 990, subject: 'Sale', description: 'Early sale', createdAt: '2025-07-01T03:30:00.000Z', _businessId: businessId },
 	);
 	ctx.sim.addFault({ kind: 'malformed', status: 200, body: oddCustomers(), path: '/customers/list' });
-	ctx.n8n.extraEnv.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
-	ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
-	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spTrust')]);
-	await ctx.n8n.importWorkflows([workflow()]);
-	run = await executeOk(ctx.n8n, 'wfExportTrust', 10 * 60_000);
+	await ctx.session.addCredentials([dataCredential(ctx.sim, 'spTrust')]);
+	await ctx.session.addWorkflows([workflow()]);
+	run = await ctx.session.runOk('wfExportTrust', 10 * 60_000);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
-	rmSync(filesDir, { recursive: true, force: true });
+	await closeSession(ctx);
+	if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 }, 60_000);
 
 const column = (rows: CalcValue[][], name: string) => {

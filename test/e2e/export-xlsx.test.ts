@@ -9,8 +9,7 @@
  * the same rows, the same values, numbers typed as numbers (Calc writes them unquoted, texts
  * quoted), no formula anywhere (a text Calc took for a formula would come out as its result).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { HOSTILE_NAMES, seedHostileCustomers } from '../support/helpers/hostile';
@@ -21,13 +20,14 @@ import type { CalcCell } from '../support/libreoffice';
 import { calcSheetsAsCsv, sofficeForTests } from '../support/libreoffice';
 import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
-import type { E2eContext } from './setup';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 
-let ctx: E2eContext;
-const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-xlsx-'));
-const customersFile = path.join(filesDir, 'clientes.xlsx');
-const movementsFile = path.join(filesDir, 'movements.xlsx');
+let ctx: E2eSession;
+/** A folder of this file's in the one n8n's file nodes may write to (set once the session is open). */
+let filesDir = '';
+let customersFile = '';
+let movementsFile = '';
 const soffice = sofficeForTests();
 
 function workflow() {
@@ -106,18 +106,19 @@ function workflow() {
 let run: ExecutedRun | undefined;
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
+	ctx = await openSession();
+	filesDir = ctx.session.filesDir('sp-e2e-xlsx-');
+	customersFile = path.join(filesDir, 'clientes.xlsx');
+	movementsFile = path.join(filesDir, 'movements.xlsx');
 	seedHostileCustomers(ctx.sim.credentials.businessId, (records) => ctx.sim.state.col('customers').push(...records));
-	ctx.n8n.extraEnv.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
-	ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
-	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spXlsx')]);
-	await ctx.n8n.importWorkflows([workflow()]);
-	run = await executeOk(ctx.n8n, 'wfExportXlsx', 10 * 60_000);
+	await ctx.session.addCredentials([dataCredential(ctx.sim, 'spXlsx')]);
+	await ctx.session.addWorkflows([workflow()]);
+	run = await ctx.session.runOk('wfExportXlsx', 10 * 60_000);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
-	rmSync(filesDir, { recursive: true, force: true });
+	await closeSession(ctx);
+	if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 }, 60_000);
 
 /** The value a typed cell has in Calc's CSV, and whether Calc quotes it (texts only). */

@@ -7,8 +7,7 @@
  * once, in the platform's order) and Extract From File parses its first rows with n8n's CSV
  * parser.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { csvRecords } from '../support/helpers/csv';
@@ -16,15 +15,16 @@ import { listed } from '../support/helpers/reads';
 import type { ExecutedRun } from '../support/n8n-process';
 import { nodeOutput } from '../support/n8n-process';
 import { addMovements } from '../support/simulator/routes/financials';
-import type { E2eContext } from './setup';
-import { dataCredential, executeOk, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 
 const MOVEMENTS = 200_000;
 const EXTRACTED = 1000;
 
-let ctx: E2eContext;
-const filesDir = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-export-'));
-const target = path.join(filesDir, 'movements-e2e.csv');
+let ctx: E2eSession;
+/** A folder of this file's in the one n8n's file nodes may write to (set once the session is open). */
+let filesDir = '';
+let target = '';
 
 function exportWorkflow() {
 	const node = (id: string, name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra = {}) => ({
@@ -70,17 +70,18 @@ function exportWorkflow() {
 }
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
+	ctx = await openSession();
+	filesDir = ctx.session.filesDir('sp-e2e-export-');
+	target = path.join(filesDir, 'movements-e2e.csv');
 	const { businessId } = ctx.sim.credentials;
 	addMovements(ctx.sim, businessId, MOVEMENTS - listed(ctx.sim, 'movements').length);
-	ctx.n8n.extraEnv.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
-	ctx.n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesDir;
-	await ctx.n8n.importCredentials([dataCredential(ctx.sim, 'spExport')]);
-	await ctx.n8n.importWorkflows([exportWorkflow()]);
+	await ctx.session.addCredentials([dataCredential(ctx.sim, 'spExport')]);
+	await ctx.session.addWorkflows([exportWorkflow()]);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
+	await closeSession(ctx);
+	if (filesDir) rmSync(filesDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('Output › CSV File in real n8n 2.8.4, filesystem binary data mode', () => {
@@ -89,7 +90,7 @@ describe('Output › CSV File in real n8n 2.8.4, filesystem binary data mode', (
 
 	beforeAll(async () => {
 		ctx.sim.clearRequests();
-		run = await executeOk(ctx.n8n, 'wfExportCsv', 15 * 60_000);
+		run = await ctx.session.runOk('wfExportCsv', 15 * 60_000);
 	}, 20 * 60_000);
 
 	it(`exports ${MOVEMENTS.toLocaleString('en-US')} movements as one item: a file on disk and its summary`, () => {

@@ -1,20 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- not shipped: n8n's rules for node code do not apply to tests and scripts */
 /**
  * The polling trigger in a real n8n 2.8.4: the example workflow "tell the finance team about new
  * refund requests" is active with the shortest poll time n8n accepts, a custom cron firing every
  * second (n8n refuses a `*` in the seconds field, "0-59" passes), and picks up a refund request
  * created on the simulator: one execution, one message in the inbox, never a second one.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
 import axios from 'axios';
 
 import { DATA_CREDENTIAL_ID, demoExamples } from '../support/demo';
-import { DEFAULT_OWNER, waitFor } from '../support/n8n-process';
-import type { E2eContext } from './setup';
-import { dataCredential, INSTALL_TIMEOUT, prepareN8n, teardown } from './setup';
+import { waitFor } from '../support/n8n-process';
+import type { E2eSession } from './setup';
+import { closeSession, dataCredential, INSTALL_TIMEOUT, openSession } from './setup';
 import { recordFigures } from '../support/helpers/figures';
 
 const WORKFLOW_ID = 'spExampleRefunds';
@@ -22,7 +17,7 @@ const TRIGGER = 'New refund request';
 /** Every second: the seconds field may not contain `*` (n8n: "at least a minute"), a range may. */
 const EVERY_SECOND = '0-59 * * * * *';
 
-let ctx: E2eContext;
+let ctx: E2eSession;
 
 interface InboxMessage {
 	body: { channel?: string; refundRequestId?: string; text?: string };
@@ -33,23 +28,22 @@ async function inbox(): Promise<InboxMessage[]> {
 }
 
 beforeAll(async () => {
-	ctx = await prepareN8n();
-	const { n8n, sim } = ctx;
-	await n8n.importCredentials([{ ...dataCredential(sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
+	ctx = await openSession();
+	const { session, sim } = ctx;
+	await session.addCredentials([{ ...dataCredential(sim, DATA_CREDENTIAL_ID), name: 'Sales & Payments (simulator)' }]);
 	// As the demo has it: the messages go to the simulator's inbox (the example's summaryUrl setting).
-	const example = demoExamples(sim, mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-poll-'))).find(
+	const example = demoExamples(sim, session.filesDir('sp-e2e-poll-')).find(
 		(w) => w.id === WORKFLOW_ID,
 	) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
 	const trigger = example.nodes.find((n) => n.name === TRIGGER)!;
 	trigger.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: EVERY_SECOND }] };
-	await n8n.importWorkflows([example]);
-	await n8n.publish(WORKFLOW_ID);
-	await n8n.start();
-	await n8n.setupOwner(DEFAULT_OWNER);
+	await session.addWorkflows([example]);
+	// Activated in the running n8n, as the editor's toggle does.
+	await ctx.n8n.activate(WORKFLOW_ID);
 }, INSTALL_TIMEOUT);
 
 afterAll(async () => {
-	await teardown(ctx);
+	await closeSession(ctx);
 }, 60_000);
 
 describe('polling trigger in a real n8n 2.8.4', () => {

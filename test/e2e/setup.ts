@@ -3,12 +3,14 @@
  * Shared setup of the real-n8n suites: n8n 2.8.4 from the cache (installed on first use),
  * this package packed and installed as a community package, a simulator in this process.
  */
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { ensureN8n, packPackage } from '../support/n8n-install';
 import type { ExecutedRun } from '../support/n8n-process';
 import { N8nInstance } from '../support/n8n-process';
+import { N8nSession } from '../support/n8n-session';
 import { toStderr } from '../support/progress';
 import type { Simulator } from '../support/simulator/server';
 import { startSimulator } from '../support/simulator/server';
@@ -49,6 +51,13 @@ export async function seedUserFolder(): Promise<N8nInstance> {
 }
 
 export async function prepareN8n(): Promise<E2eContext> {
+	const { n8n } = await prepareN8nFolder();
+	const sim = await startSimulator();
+	return { n8n, sim };
+}
+
+/** An n8n user folder of the file's own: a copy of the seed folder, or one made anew. */
+async function prepareN8nFolder(): Promise<{ n8n: N8nInstance }> {
 	await ensureN8n(toStderr);
 	const seed = process.env[SEED_VARIABLE];
 	let n8n: N8nInstance;
@@ -58,8 +67,7 @@ export async function prepareN8n(): Promise<E2eContext> {
 	} else {
 		n8n = await seedUserFolder();
 	}
-	const sim = await startSimulator();
-	return { n8n, sim };
+	return { n8n };
 }
 
 /** Stops n8n and the simulator and removes n8n's folder; what a failed setup never made is skipped. */
@@ -67,6 +75,117 @@ export async function teardown(ctx: Partial<E2eContext> | undefined): Promise<vo
 	await ctx?.n8n?.stop();
 	await ctx?.sim?.close();
 	ctx?.n8n?.cleanup();
+}
+
+/**
+ * Where the e2e global setup says which n8n the files of SHARED_N8N_FILES share (JSON of
+ * SharedN8n[]): one n8n per jest worker, started once for the run instead of a copy, a start and CLI
+ * calls per file. One per worker, not one for all: a worker runs one file at a time, so files that
+ * save the same workflows (the example files, by their ids) never meet in one n8n.
+ */
+export const SHARED_VARIABLE = 'SP_E2E_SHARED_N8N';
+
+/**
+ * The files that run their workflows in the run's shared n8n (openSession). The others keep an
+ * n8n of their own (docs/DEVELOPING.md, "Tests: what takes the time", says why for each).
+ */
+export const SHARED_N8N_FILES = ['data-api.test.ts', 'export.test.ts', 'export-xlsx.test.ts', 'export-trust.test.ts', 'agent.test.ts', 'examples.test.ts', 'polling-trigger.test.ts'];
+
+interface SharedN8n {
+	userFolder: string;
+	port: number;
+	logFile: string;
+	filesRoot: string;
+	pid: number;
+	/** The owner's session, which every file uses (no login per file: n8n limits logins). */
+	cookie: string;
+}
+
+/**
+ * The shared n8n's settings, the same whether the global setup starts it or a file run through
+ * another config starts one for itself: binary data on disk (filesystem mode) and n8n's file nodes
+ * confined to one folder, in which each file gets folders of its own (N8nSession.filesDir).
+ */
+function sharedSettings(n8n: N8nInstance, filesRoot: string): void {
+	n8n.extraEnv.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
+	n8n.extraEnv.N8N_RESTRICT_FILE_ACCESS_TO = filesRoot;
+	n8n.logFile = path.join(n8n.userFolder, 'n8n-output.log');
+	writeFileSync(n8n.logFile, '');
+}
+
+/** Starts the run's shared n8n, one per jest worker, in parallel (the e2e global setup). */
+export async function startSharedN8ns(seed: string, workers: number): Promise<N8nInstance[]> {
+	const started = await Promise.allSettled(Array.from({ length: workers }, async () => await startSharedN8n(seed)));
+	const n8ns = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+	const failed = started.find((r) => r.status === 'rejected');
+	if (failed) {
+		await stopSharedN8ns(n8ns);
+		throw failed.reason;
+	}
+	process.env[SHARED_VARIABLE] = JSON.stringify(n8ns.map((n8n) => (n8n as N8nInstance & { shared: SharedN8n }).shared));
+	return n8ns;
+}
+
+/** Starts one shared n8n from the seed folder, its owner set up. */
+async function startSharedN8n(seed: string): Promise<N8nInstance> {
+	const n8n = new N8nInstance();
+	cpSync(seed, n8n.userFolder, { recursive: true });
+	const filesRoot = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-shared-files-'));
+	sharedSettings(n8n, filesRoot);
+	await n8n.start(180_000);
+	await n8n.setupOwner();
+	const shared: SharedN8n = { userFolder: n8n.userFolder, port: n8n.port, logFile: n8n.logFile!, filesRoot, pid: n8n.pid!, cookie: n8n.sessionCookie };
+	return Object.assign(n8n, { shared });
+}
+
+/** Stops the shared n8ns and removes their folders (the e2e global teardown). */
+export async function stopSharedN8ns(n8ns: N8nInstance[]): Promise<void> {
+	delete process.env[SHARED_VARIABLE];
+	await Promise.all(n8ns.map(async (n8n) => await n8n.stop()));
+	for (const n8n of n8ns) {
+		n8n.cleanup();
+		const { shared } = n8n as N8nInstance & { shared?: SharedN8n };
+		if (shared) rmSync(shared.filesRoot, { recursive: true, force: true });
+	}
+}
+
+export interface E2eSession extends E2eContext {
+	session: N8nSession;
+}
+
+/**
+ * A file's session in the run's shared n8n (SHARED_VARIABLE), with a simulator of its own; run
+ * outside the e2e config (no shared n8n), the file starts an n8n with the same settings for itself.
+ * End it with closeSession.
+ */
+export async function openSession(): Promise<E2eSession> {
+	const all = JSON.parse(process.env[SHARED_VARIABLE] ?? '[]') as SharedN8n[];
+	// This worker's (JEST_WORKER_ID counts from 1).
+	const shared = all.length ? all[(Number(process.env.JEST_WORKER_ID ?? 1) - 1) % all.length] : undefined;
+	let n8n: N8nInstance;
+	let filesRoot: string;
+	if (shared) {
+		n8n = N8nInstance.attached(shared);
+		filesRoot = shared.filesRoot;
+	} else {
+		({ n8n } = await prepareN8nFolder());
+		filesRoot = mkdtempSync(path.join(os.tmpdir(), 'sp-e2e-files-'));
+		sharedSettings(n8n, filesRoot);
+		await n8n.start(180_000);
+		await n8n.setupOwner();
+	}
+	const sim = await startSimulator();
+	return { n8n, sim, session: new N8nSession(n8n, Boolean(shared), filesRoot) };
+}
+
+/** Removes what the file saved in n8n, then stops the simulator (and the file's own n8n, if it started one). */
+export async function closeSession(ctx: Partial<E2eSession> | undefined): Promise<void> {
+	try {
+		await ctx?.session?.end();
+	} finally {
+		await teardown(ctx);
+		if (ctx?.session && !ctx.session.shared) rmSync(ctx.session.filesRoot, { recursive: true, force: true });
+	}
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,6 +84,13 @@ export const DEFAULT_OWNER: OwnerAccount = {
 	lastName: 'Owner',
 };
 
+/**
+ * A new connection per REST request: Node's global agent keeps connections alive, and n8n closing
+ * an idle one (after 5 s) as the next request reuses it answered "socket hang up" (seen when a test
+ * file spent seconds filling its simulator between two calls).
+ */
+const NEW_CONNECTIONS = new http.Agent({ keepAlive: false });
+
 /** One n8n user folder (its own sqlite database) and, when started, one n8n server process. */
 export class N8nInstance {
 	readonly userFolder: string;
@@ -96,6 +104,11 @@ export class N8nInstance {
 	readonly output: string[] = [];
 	/** More environment for the CLI and the server (e.g. N8N_RESTRICT_FILE_ACCESS_TO). */
 	extraEnv: Record<string, string> = {};
+	/**
+	 * A file the server's output is appended to as well, for other processes to read (the e2e
+	 * run's shared n8n, started by the global setup and used by the jest workers).
+	 */
+	logFile?: string;
 
 	/** The n8n release this instance runs (installed by ensureN8n). */
 	readonly target: N8nTarget;
@@ -104,6 +117,30 @@ export class N8nInstance {
 	constructor(userFolder?: string, target: N8nTarget = DEFAULT_TARGET) {
 		this.userFolder = userFolder ?? mkdtempSync(path.join(os.tmpdir(), 'sp-n8n-'));
 		this.target = target;
+	}
+
+	/** Set on an n8n another process started and runs: this object only calls its REST API, and leaves it be. */
+	private attachedTo = false;
+
+	/**
+	 * An n8n server another process started and still runs (the e2e run's shared one,
+	 * test/e2e/setup.ts): REST calls only; `stop()` and `cleanup()` leave it and its folder alone.
+	 */
+	static attached(o: { userFolder: string; port: number; logFile: string; cookie: string }): N8nInstance {
+		const n8n = new N8nInstance(o.userFolder);
+		n8n.port = o.port;
+		n8n.logFile = o.logFile;
+		n8n.attachedTo = true;
+		// The owner's session of the process that set the owner up: n8n answers a sixth login within
+		// 5 minutes with 429 (its rate limit), and every file of the run would log in once.
+		n8n.cookie = o.cookie;
+		n8n.owner = DEFAULT_OWNER;
+		return n8n;
+	}
+
+	/** The owner's session cookie (for an n8n another process attaches to: `attached()`). */
+	get sessionCookie(): string {
+		return this.cookie;
 	}
 
 	/** The Node.js executable n8n runs on. */
@@ -167,8 +204,13 @@ export class N8nInstance {
 
 	/** Runs one n8n CLI command against this user folder. */
 	async cli(args: string[], timeoutMs = 180_000) {
+		if (this.attachedTo) throw new Error(`n8n ${args[0]}: not run against an n8n another process runs (the shared one); use its REST API (test/support/n8n-session.ts)`);
 		await this.allocatePorts();
-		return await run(await this.nodeBin(), [n8nBin(this.target), ...args], { env: this.env(), timeoutMs });
+		const started = performance.now();
+		const result = await run(await this.nodeBin(), [n8nBin(this.target), ...args], { env: this.env(), timeoutMs });
+		// SP_TRACE=1: each CLI call's time on stderr (what the e2e files spend in n8n starts).
+		if (process.env.SP_TRACE) process.stderr.write(`[n8n ${args[0]}] ${Math.round(performance.now() - started)} ms\n`);
+		return result;
 	}
 
 	private async importJson(kind: 'credentials' | 'workflow', data: unknown[]): Promise<void> {
@@ -260,9 +302,11 @@ export class N8nInstance {
 		// Removed once n8n has exited: an instance started many times (the bench) adds one per start.
 		proc.once('exit', () => process.off('exit', killOnExit));
 		this.unregister = closeAtEnd(`n8n ${this.target.version} on ${this.baseUrl}`, () => this.stop());
+		const log = this.logFile;
 		const keep = (chunk: Buffer) => {
 			this.output.push(chunk.toString());
 			if (this.output.length > 500) this.output.shift();
+			if (log) appendFileSync(log, chunk);
 		};
 		// The first lines of this process, until it says it listens.
 		let started = '';
@@ -399,6 +443,7 @@ db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
 				data: body,
 				headers: { cookie: this.cookie, 'browser-id': 'sp-tests' },
 				validateStatus: () => true,
+				httpAgent: NEW_CONNECTIONS,
 			});
 		let res = await send();
 		// A session answered 401 now and then when the owner was set up during n8n's start (see
@@ -446,8 +491,9 @@ db.all(process.argv[1], JSON.parse(process.argv[2]), (error, rows) => {
 		return res.data?.data?.results ?? [];
 	}
 
-	/** Removes the user folder (stop first). */
+	/** Removes the user folder (stop first); not the folder of an n8n this object only attached to. */
 	cleanup(): void {
+		if (this.attachedTo) return;
 		rmSync(this.userFolder, { recursive: true, force: true });
 	}
 }
