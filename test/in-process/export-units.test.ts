@@ -26,7 +26,7 @@ import { columnLetters, xmlText } from '../../nodes/SalesPayments/files/xlsxText
 import { ZipTooLarge } from '../../nodes/SalesPayments/files/zip';
 import { parseCsv } from '../support/helpers/csv';
 import { unzipEntries } from '../support/helpers/ooxml';
-import { readXlsx } from '../support/helpers/xlsx';
+import { readXlsx, xlsxOfPages } from '../support/helpers/xlsx';
 
 describe('CSV cells', () => {
 	it('quotes fields with a comma, a quote, CR or LF, doubling quotes (RFC 4180)', () => {
@@ -230,19 +230,6 @@ describe('CsvWriter', () => {
 });
 
 describe('XlsxWriter and its ZIP', () => {
-	/** The file a writer makes of these pages. */
-	async function xlsxOf(writer: XlsxWriter, pages: IDataObject[][]): Promise<Buffer> {
-		const out = new Utf8Builder();
-		const chunks: Buffer[] = [];
-		for (const page of pages) {
-			await writer.page(page, out);
-			chunks.push(Buffer.from(out.take()));
-		}
-		await writer.finish(out);
-		chunks.push(out.take());
-		return Buffer.concat(chunks);
-	}
-
 	it('column letters and XML text escapes (markup, characters XML cannot hold, a literal _xHHHH_)', () => {
 		expect([0, 25, 26, 51, 52, 701, 702, 16383].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
 		expect(xmlText('a<b>&c')).toBe('a&lt;b&gt;&amp;c');
@@ -259,7 +246,7 @@ describe('XlsxWriter and its ZIP', () => {
 	it('starts a new sheet, header repeated, when a sheet is full', async () => {
 		const writer = new XlsxWriter({ sheetName: 'Vendas', headerRow: true, decimalAmounts: false, maxRows: 3 });
 		const records = Array.from({ length: 5 }, (_, n) => ({ id: `r${n}`, n }));
-		const sheets = await readXlsx(await xlsxOf(writer, [records.slice(0, 2), records.slice(2)]));
+		const sheets = await readXlsx(await xlsxOfPages(writer, [records.slice(0, 2), records.slice(2)]));
 		expect(sheets.map((s) => [s.name, s.frozenRows, s.rows])).toEqual([
 			['Vendas', 1, [['id', 'n', '_extraFields'], ['r0', 0], ['r1', 1]]],
 			['Vendas (2)', 1, [['id', 'n', '_extraFields'], ['r2', 2], ['r3', 3]]],
@@ -284,7 +271,7 @@ describe('XlsxWriter and its ZIP', () => {
 			{ ...Object.fromEntries(Array.from({ length: width }, (_, k) => [name(k), k === 1 ? 'b' : undefined])), late: true },
 		];
 		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false });
-		const file = await xlsxOf(writer, [records.slice(0, -1), records.slice(-1)]);
+		const file = await xlsxOfPages(writer, [records.slice(0, -1), records.slice(-1)]);
 		// readXlsx reads it whole and with exceljs's streaming reader, which needs every reference.
 		const [sheet] = await readXlsx(file);
 		const expected = records.map((record) => [
@@ -309,7 +296,7 @@ describe('XlsxWriter and its ZIP', () => {
 		// Pages of 600 KB of XML (handed over as they are) and of a few rows (copied first, deflate.ts).
 		const page = (n: number, rows: number) => Array.from({ length: rows }, (_, k) => ({ id: `p${n}-${k}`, text: `${n}:${k}:${randomBytes(300).toString('hex')}` }));
 		const pages = [page(0, 800), page(1, 3), page(2, 800), page(3, 800), page(4, 1), page(5, 800), page(6, 2)];
-		const file = await xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false }), pages);
+		const file = await xlsxOfPages(new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false }), pages);
 		const [sheet] = await readXlsx(file);
 		expect(sheet.rows).toEqual(pages.flat().map((r) => [r.id, r.text]));
 	});
@@ -322,7 +309,7 @@ describe('XlsxWriter and its ZIP', () => {
 			description: `Sale of product ${n % 40}`,
 			createdAt: new Date(Date.UTC(2025, 5, 1) + n * 61_000).toISOString(),
 		}));
-		const file = await xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), [records.slice(0, 900), records.slice(900)]);
+		const file = await xlsxOfPages(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), [records.slice(0, 900), records.slice(900)]);
 		const xml = unzipEntries(file).get('xl/worksheets/sheet1.xml')!;
 		expect(file.length).toBeLessThan(xml.length / 4);
 		const [sheet] = await readXlsx(file);
@@ -335,13 +322,13 @@ describe('XlsxWriter and its ZIP', () => {
 		rmSync(path.dirname(zipFile), { recursive: true, force: true });
 	});
 	it('an empty list is a workbook with one empty sheet', async () => {
-		const sheets = await readXlsx(await xlsxOf(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), []));
+		const sheets = await readXlsx(await xlsxOfPages(new XlsxWriter({ sheetName: 'Sheet', headerRow: true, decimalAmounts: false }), []));
 		expect(sheets.map((s) => [s.name, s.rows])).toEqual([['Sheet', []]]);
 	});
 
 	it('cuts a text past 32,767 characters (Excel\'s most) and counts it', async () => {
 		const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false });
-		const [sheet] = await readXlsx(await xlsxOf(writer, [[{ long: 'é'.repeat(40_000) }]]));
+		const [sheet] = await readXlsx(await xlsxOfPages(writer, [[{ long: 'é'.repeat(40_000) }]]));
 		expect(sheet.rows[0][0]).toBe('é'.repeat(32_767));
 		expect(writer.summary().textsCut).toBe(1);
 	});

@@ -30,7 +30,7 @@ import { XlsxWriter } from '../../nodes/SalesPayments/files/xlsx';
 import { NS, workbookParts, XML_DECLARATION } from '../../nodes/SalesPayments/files/xlsxParts';
 import { SignatureScan, ZipWriter } from '../../nodes/SalesPayments/files/zip';
 import { unzipEntries } from '../support/helpers/ooxml';
-import { readXlsx, readXlsxStreaming, StreamingStalled } from '../support/helpers/xlsx';
+import { readXlsx, readXlsxStreaming, StreamingStalled, xlsxOfPages } from '../support/helpers/xlsx';
 import { calcSheetsAsCsv, sofficeForTests } from '../support/libreoffice';
 import { n8nCacheDir } from '../support/n8n-install';
 
@@ -401,21 +401,14 @@ describe('the sheet\'s buffers', () => {
 		});
 		try {
 			const writer = new XlsxWriter({ sheetName: 'Sheet', headerRow: false, decimalAmounts: false });
-			const out = new Utf8Builder();
 			// Each page's second row takes the sheet's XML past a slice (64 KiB): the page ends with nothing left to hand over.
 			const pages = Array.from({ length: 4 }, (_, n) => [
 				{ id: `p${n}`, text: 'x'.repeat(32_767) },
 				{ id: `q${n}`, text: 'y'.repeat(32_767) },
 			]);
-			const chunks: Buffer[] = [];
-			for (const page of pages) {
-				await writer.page(page, out);
-				chunks.push(Buffer.from(out.take()));
-			}
-			await writer.finish(out);
-			chunks.push(out.take());
+			const file = await xlsxOfPages(writer, pages);
 			expect(changed).toEqual([]);
-			const xml = unzipEntries(Buffer.concat(chunks)).get('xl/worksheets/sheet1.xml')!.toString();
+			const xml = unzipEntries(file).get('xl/worksheets/sheet1.xml')!.toString();
 			expect([...xml.matchAll(/<t>([pq]\d)<\/t>/g)].map((m) => m[1])).toEqual(['p0', 'q0', 'p1', 'q1', 'p2', 'q2', 'p3', 'q3']);
 		} finally {
 			spyWrite.mockRestore();

@@ -14,6 +14,10 @@
 import { Readable } from 'node:stream';
 
 import ExcelJS from 'exceljs';
+import type { IDataObject } from 'n8n-workflow';
+
+import { Utf8Builder } from '../../../nodes/SalesPayments/files/utf8';
+import type { XlsxWriter } from '../../../nodes/SalesPayments/files/xlsx';
 
 export interface SheetRead {
 	name: string;
@@ -173,4 +177,17 @@ export async function readXlsxStreaming(file: Buffer, stallMs = 60_000): Promise
 	} finally {
 		clearInterval(timer);
 	}
+}
+
+/** The workbook `writer` makes of `pages`, its bytes as the node gives them out page by page. */
+export async function xlsxOfPages(writer: XlsxWriter, pages: IDataObject[][]): Promise<Buffer> {
+	const out = new Utf8Builder();
+	const chunks: Buffer[] = [];
+	for (const page of pages) {
+		await writer.page(page, out);
+		chunks.push(Buffer.from(out.take()));
+	}
+	await writer.finish(out);
+	chunks.push(out.take());
+	return Buffer.concat(chunks);
 }
